@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+/**
+ * Error codes the API answers with. The spec's own codes (invalidAccess, blockedBotCreator, ...)
+ * keep their spelling so a client written against the spec understands them.
+ */
+export const errorCode = z.enum([
+  "invalidRequest",
+  "unauthorized",
+  "forbidden",
+  "notFound",
+  "conflict",
+  "rateLimited",
+  "payloadTooLarge",
+  "unsupportedMediaType",
+  "internal",
+  "unavailable",
+  "invalidAccess",
+  "blockedBotCreator",
+  "imagePromptUnderage",
+  "imageContentGuidelines",
+  "limitReached",
+  "restricted",
+]);
+export type ErrorCode = z.infer<typeof errorCode>;
+
+export const apiError = z.object({
+  code: errorCode,
+  message: z.string(),
+  /** Field-level problems for invalidRequest, keyed by dotted path. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof apiError>;

@@ -1,0 +1,31 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: fast server/unit tests (PGlite, PostgreSQL, Redis, llama.cpp) and browser
+// end-to-end tests that start a real Hearth process and drive Debian's Chromium.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "server",
+          include: ["packages/**/*.test.ts", "apps/server/**/*.test.ts", "models/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: "forks",
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
