@@ -1,0 +1,64 @@
+import { Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import type { JobHandler, JobOptions, JobQueue } from "../ports/queue.ts";
+
+/** Scale-out queue: BullMQ on Redis; any Hearth process with a worker may take a job. */
+export class BullJobQueue implements JobQueue {
+  readonly driver = "redis" as const;
+  private connection: Redis;
+  private queues = new Map<string, Queue>();
+  private workers: Worker[] = [];
+
+  constructor(
+    url: string,
+    private prefix = "hearth",
+  ) {
+    // BullMQ requires maxRetriesPerRequest: null on the connections its workers block on.
+    this.connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+    this.connection.on("error", () => {});
+  }
+
+  private queue(name: string): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  async enqueue<T>(name: string, data: T, opts: JobOptions = {}): Promise<string> {
+    const job = await this.queue(name).add(name, data, {
+      jobId: opts.jobId,
+      priority: opts.priority && opts.priority > 0 ? opts.priority : undefined,
+      attempts: opts.attempts ?? 1,
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 1000 },
+    });
+    return job.id ?? "";
+  }
+
+  process<T>(name: string, handler: JobHandler<T>, opts: { concurrency?: number } = {}): void {
+    const worker = new Worker(
+      name,
+      async (job) => handler(job.data as T, { id: job.id ?? "", attempt: job.attemptsMade + 1 }),
+      { connection: this.connection.duplicate(), prefix: this.prefix, concurrency: opts.concurrency ?? 1 },
+    );
+    worker.on("error", () => {});
+    this.workers.push(worker);
+  }
+
+  async waitingCount(name: string): Promise<number> {
+    return this.queue(name).getJobCountByTypes("waiting", "prioritized");
+  }
+
+  async ping(): Promise<void> {
+    await this.connection.ping();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.connection.disconnect();
+  }
+}

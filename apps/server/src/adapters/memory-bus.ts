@@ -1,0 +1,74 @@
+import type { BusEvent, EventBus } from "../ports/bus.ts";
+
+interface Stream {
+  events: BusEvent[];
+  seq: number;
+  wake: Set<() => void>;
+  expiry?: NodeJS.Timeout;
+}
+
+/** The embedded bus: streams held in memory, readers woken on append. */
+export class MemoryEventBus implements EventBus {
+  readonly driver = "in-process" as const;
+  private streams = new Map<string, Stream>();
+
+  private stream(name: string): Stream {
+    let s = this.streams.get(name);
+    if (!s) {
+      s = { events: [], seq: 0, wake: new Set() };
+      this.streams.set(name, s);
+    }
+    return s;
+  }
+
+  async append<T>(name: string, data: T): Promise<string> {
+    const s = this.stream(name);
+    s.seq += 1;
+    const id = String(s.seq);
+    s.events.push({ id, data });
+    for (const wake of s.wake) wake();
+    s.wake.clear();
+    return id;
+  }
+
+  async *read<T>(name: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>> {
+    let last = Number(afterId) || 0;
+    while (!signal.aborted) {
+      const s = this.stream(name);
+      const fresh = s.events.filter((e) => Number(e.id) > last);
+      if (fresh.length > 0) {
+        for (const e of fresh) {
+          last = Number(e.id);
+          yield e as BusEvent<T>;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener("abort", done);
+          s.wake.delete(done);
+          resolve();
+        };
+        s.wake.add(done);
+        signal.addEventListener("abort", done, { once: true });
+      });
+    }
+  }
+
+  async expire(name: string, ttlSeconds: number): Promise<void> {
+    const s = this.stream(name);
+    if (s.expiry) clearTimeout(s.expiry);
+    s.expiry = setTimeout(() => this.streams.delete(name), ttlSeconds * 1000);
+    s.expiry.unref();
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    for (const s of this.streams.values()) {
+      if (s.expiry) clearTimeout(s.expiry);
+      for (const wake of s.wake) wake();
+    }
+    this.streams.clear();
+  }
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import type { JobHandler, JobOptions, JobQueue } from "../ports/queue.ts";
+
+interface PendingJob {
+  id: string;
+  data: unknown;
+  priority: number;
+  attemptsLeft: number;
+  attempt: number;
+  seq: number;
+}
+
+interface Lane {
+  waiting: PendingJob[];
+  activeIds: Set<string>;
+  handler?: JobHandler<unknown>;
+  concurrency: number;
+}
+
+/** The embedded queue: jobs run in this process, lower priority value first, then FIFO. */
+export class MemoryJobQueue implements JobQueue {
+  readonly driver = "in-process" as const;
+  private lanes = new Map<string, Lane>();
+  private seq = 0;
+  private closed = false;
+
+  private lane(name: string): Lane {
+    let lane = this.lanes.get(name);
+    if (!lane) {
+      lane = { waiting: [], activeIds: new Set(), concurrency: 1 };
+      this.lanes.set(name, lane);
+    }
+    return lane;
+  }
+
+  async enqueue<T>(name: string, data: T, opts: JobOptions = {}): Promise<string> {
+    const lane = this.lane(name);
+    const id = opts.jobId ?? randomUUID();
+    if (lane.activeIds.has(id) || lane.waiting.some((j) => j.id === id)) return id;
+    const attempts = Math.max(1, opts.attempts ?? 1);
+    lane.waiting.push({ id, data, priority: opts.priority ?? 0, attemptsLeft: attempts, attempt: 0, seq: this.seq++ });
+    lane.waiting.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
+    queueMicrotask(() => this.pump(lane));
+    return id;
+  }
+
+  process<T>(name: string, handler: JobHandler<T>, opts: { concurrency?: number } = {}): void {
+    const lane = this.lane(name);
+    lane.handler = handler as JobHandler<unknown>;
+    lane.concurrency = Math.max(1, opts.concurrency ?? 1);
+    queueMicrotask(() => this.pump(lane));
+  }
+
+  private pump(lane: Lane) {
+    while (!this.closed && lane.handler && lane.activeIds.size < lane.concurrency && lane.waiting.length > 0) {
+      const job = lane.waiting.shift() as PendingJob;
+      lane.activeIds.add(job.id);
+      job.attempt += 1;
+      job.attemptsLeft -= 1;
+      const handler = lane.handler;
+      void handler(job.data, { id: job.id, attempt: job.attempt })
+        .catch(() => {
+          if (job.attemptsLeft > 0 && !this.closed) lane.waiting.unshift(job);
+        })
+        .finally(() => {
+          lane.activeIds.delete(job.id);
+          this.pump(lane);
+        });
+    }
+  }
+
+  async waitingCount(name: string): Promise<number> {
+    return this.lanes.get(name)?.waiting.length ?? 0;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

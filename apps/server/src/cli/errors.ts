@@ -1,0 +1,2 @@
+/** An expected CLI failure: its message is printed without a stack trace. */
+export class CliError extends Error {}

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting Hearth reads, from environment variables, with its default.
+ * README.md documents the same list; keep both in step.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  HEARTH_DATA_DIR: z.string().default("./data"),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  HEARTH_SECRET: z.string().min(32).optional(),
+  HEARTH_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HEARTH_BRAND_NAME: z.string().default("Hearth"),
+  HEARTH_ACCENT: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .default("#f97316"),
+  HEARTH_EDITION: z.enum(["roleplay", "family", "partner"]).default("roleplay"),
+  HEARTH_GUESTS: z.stringbool().default(true),
+  HEARTH_SIGNUP: z.stringbool().default(true),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_PROVIDER_ID: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default("hosted"),
+  OIDC_LABEL: z.string().default("Sign in"),
+  HEARTH_WEB_DIST: z.string().optional(),
+  HEARTH_TRUST_PROXY: z.stringbool().default(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string | null;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  secret: string;
+  logLevel: Env["HEARTH_LOG_LEVEL"];
+  brand: { name: string; accent: string };
+  edition: Env["HEARTH_EDITION"];
+  guests: boolean;
+  signup: boolean;
+  oidc: { issuer: string; clientId: string; clientSecret: string; providerId: string; label: string } | null;
+  webDist: string;
+  /** Behind a reverse proxy, take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment. Throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.HEARTH_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const oidc =
+    e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+      ? {
+          issuer: e.OIDC_ISSUER,
+          clientId: e.OIDC_CLIENT_ID,
+          clientSecret: e.OIDC_CLIENT_SECRET ?? "",
+          providerId: e.OIDC_PROVIDER_ID,
+          label: e.OIDC_LABEL,
+        }
+      : null;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl: e.PUBLIC_URL ?? null,
+    databaseUrl: e.DATABASE_URL || null,
+    redisUrl: e.REDIS_URL || null,
+    secret: e.HEARTH_SECRET ?? persistentSecret(dataDir),
+    logLevel: e.HEARTH_LOG_LEVEL,
+    brand: { name: e.HEARTH_BRAND_NAME, accent: e.HEARTH_ACCENT },
+    edition: e.HEARTH_EDITION,
+    guests: e.HEARTH_GUESTS,
+    signup: e.HEARTH_SIGNUP,
+    oidc,
+    webDist: path.resolve(e.HEARTH_WEB_DIST ?? path.join(repoRoot(), "apps/web/dist")),
+    trustProxy: e.HEARTH_TRUST_PROXY,
+    version: readVersion(),
+  };
+}
+
+/** A secret generated once per data directory, so a fresh install needs no setup and sessions survive restarts. */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, "secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function repoRoot(): string {
+  return path.resolve(import.meta.dirname, "../../..");
+}
+
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,80 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+/** Either driver's database: the same Drizzle API, the same SQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  driver: "pglite" | "postgres";
+  /** Applies pending migrations; safe to call from several processes at once on PostgreSQL. */
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+/** Any fixed number: the key of the advisory lock that serialises migrations across processes. */
+const MIGRATION_LOCK_KEY = 7_201_911;
+
+export type DatabaseTarget = { url: string } | { pgliteDir: string | null };
+
+/** PostgreSQL when DATABASE_URL is set, else PGlite under the data directory. */
+export function databaseTarget(config: { databaseUrl: string | null; dataDir: string }): DatabaseTarget {
+  return config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, "db") };
+}
+
+/** Opens PostgreSQL when a URL is given, else embedded PGlite (in memory when the dir is null). */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if ("url" in target) return openPostgres(target.url);
+  return openPglite(target.pgliteDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A pool error (server restart) must not crash the process; queries report their own errors.
+  pool.on("error", () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: "postgres",
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dir: string | null): Promise<Database> {
+  const client = dir ? await PGlite.create(path.resolve(dir)) : await PGlite.create();
+  const pgliteDb = drizzlePglite(client, { schema });
+  const db = pgliteDb as unknown as Db;
+  return {
+    db,
+    driver: "pglite",
+    migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    async ping() {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}

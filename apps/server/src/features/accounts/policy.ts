@@ -1,0 +1,27 @@
+import type { Permission } from "@hearth/contract";
+import { forbidden, HttpError } from "../../http/errors.ts";
+import type { Viewer } from "./viewer.ts";
+
+/**
+ * The server's one permission check. A restricted account is refused everything with the
+ * `restricted` code, so the client can show its single restriction page.
+ */
+export function assertPermission(viewer: Viewer, permission: Permission): void {
+  if (isRestricted(viewer)) {
+    throw new HttpError(403, "restricted", "Your account is restricted. Please contact the moderators.");
+  }
+  if (!viewer.permissions.includes(permission)) {
+    throw forbidden(
+      viewer.permissions.includes("limited_access")
+        ? "Your account has limited access and cannot do this."
+        : "You are not allowed to do this.",
+    );
+  }
+}
+
+export function isRestricted(viewer: Viewer): boolean {
+  return viewer.permissions.includes("restriction_complete") || viewer.permissions.includes("restriction_temporary");
+}
+
+/** Operators manage users. */
+export const canManageUsers = (viewer: Viewer) => assertPermission(viewer, "admin");

@@ -1,0 +1,102 @@
+import type { AccountStatus, Me, Permission, Restriction, SubscriberRole } from "@hearth/contract";
+import type { FastifyRequest } from "fastify";
+import { unauthorized } from "../../http/errors.ts";
+import type { Auth } from "./auth.ts";
+import { contextTokens, derivePermissions } from "./permissions.ts";
+
+/** The signed-in person behind a request (a guest counts), with derived permissions. */
+export interface Viewer {
+  id: string;
+  email: string | null;
+  name: string;
+  username: string | null;
+  image: string | null;
+  isGuest: boolean;
+  role: SubscriberRole;
+  status: AccountStatus;
+  restriction: Restriction;
+  isAdmin: boolean;
+  permissions: Permission[];
+  createdAt: Date;
+}
+
+interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  image?: string | null;
+  createdAt: Date;
+  isAnonymous?: boolean | null;
+  username?: string | null;
+  role?: string | null;
+  status?: string | null;
+  restriction?: string | null;
+  isAdmin?: boolean | null;
+}
+
+export function viewerFromUser(u: SessionUser): Viewer {
+  const subject = {
+    isGuest: Boolean(u.isAnonymous),
+    role: (u.role ?? "free") as SubscriberRole,
+    status: (u.status ?? "inactive") as AccountStatus,
+    restriction: (u.restriction ?? "none") as Restriction,
+    isAdmin: Boolean(u.isAdmin),
+  };
+  return {
+    id: u.id,
+    email: subject.isGuest ? null : u.email,
+    name: u.name,
+    username: u.username ?? null,
+    image: u.image ?? null,
+    ...subject,
+    permissions: derivePermissions(subject),
+    createdAt: new Date(u.createdAt),
+  };
+}
+
+export function toMe(v: Viewer): Me {
+  return {
+    id: v.id,
+    email: v.email,
+    name: v.name,
+    username: v.username,
+    avatar_url: v.image,
+    role: v.role,
+    status: v.status,
+    restriction: v.restriction,
+    is_guest: v.isGuest,
+    is_admin: v.isAdmin,
+    permissions: v.permissions,
+    context_tokens: contextTokens(v.permissions),
+    created_at: v.createdAt.toISOString(),
+  };
+}
+
+const cache = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
+
+/** Resolves the session cookie once per request. */
+export function getViewer(auth: Auth, req: FastifyRequest): Promise<Viewer | null> {
+  let pending = cache.get(req);
+  if (!pending) {
+    pending = auth.api
+      .getSession({ headers: toHeaders(req.headers) })
+      .then((s) => (s ? viewerFromUser(s.user as SessionUser) : null));
+    cache.set(req, pending);
+  }
+  return pending;
+}
+
+export async function requireViewer(auth: Auth, req: FastifyRequest): Promise<Viewer> {
+  const viewer = await getViewer(auth, req);
+  if (!viewer) throw unauthorized();
+  return viewer;
+}
+
+export function toHeaders(raw: FastifyRequest["headers"]): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}

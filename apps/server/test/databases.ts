@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "../src/db/client.ts";
+
+/**
+ * Database tests run on both drivers: embedded PGlite and the machine's real PostgreSQL.
+ * Each PostgreSQL test database is created fresh and dropped afterwards.
+ */
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+export type Driver = "pglite" | "postgres";
+export const drivers: Driver[] = ["pglite", "postgres"];
+
+export interface TestDatabase {
+  database: Database;
+  /** Set for PostgreSQL: the URL of the fresh database, for a server process to use. */
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
+  if (driver === "pglite") {
+    const database = await openDatabase({ pgliteDir: null });
+    await database.migrate();
+    return { database, url: null, drop: () => database.close() };
+  }
+  const name = `hearth_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  return {
+    database,
+    url: url.toString(),
+    async drop() {
+      await database.close();
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
