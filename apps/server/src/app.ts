@@ -37,8 +37,7 @@ export interface HearthOverrides {
 
 /** Opens the adapters the configuration names, migrates, and builds the HTTP app. */
 export async function createHearth(config: Config, overrides: HearthOverrides = {}): Promise<Hearth> {
-  const database =
-overrides.database ?? (await openDatabase(databaseTarget(config)));
+  const database = overrides.database ?? (await openDatabase(databaseTarget(config)));
   await database.migrate();
   const prefix = overrides.redisPrefix ?? "hearth";
   const queue: JobQueue = config.redisUrl ? new BullJobQueue(config.redisUrl, prefix) : new MemoryJobQueue();

@@ -5,7 +5,10 @@ import type { Config } from "./config.ts";
 export async function startServer(config: Config): Promise<Hearth> {
   const hearth = await createHearth(config);
   const address = await hearth.app.listen({ port: config.port, host: config.host });
-  hearth.app.log.info({ address, database: hearth.database.driver, queue: hearth.queue.driver }, "Hearth is running");
+  hearth.app.log.info(
+    { address, database: hearth.database.driver, queue: hearth.queue.driver },
+    "Hearth is running",
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

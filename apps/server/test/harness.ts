@@ -47,7 +47,9 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     });
     if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
     const setCookie = res.headers["set-cookie"];
-    const cookies = (Array.isArray(setCookie) ? setCookie : [setCookie ?? ""]).map((c) => c.split(";")[0]).join("; ");
+    const cookies = (Array.isArray(setCookie) ? setCookie : [setCookie ?? ""])
+      .map((c) => c.split(";")[0])
+      .join("; ");
     return { cookie: cookies, user: (res.json() as { user: { id: string } }).user };
   }
 

@@ -38,7 +38,14 @@ export class MemoryJobQueue implements JobQueue {
     const id = opts.jobId ?? randomUUID();
     if (lane.activeIds.has(id) || lane.waiting.some((j) => j.id === id)) return id;
     const attempts = Math.max(1, opts.attempts ?? 1);
-    lane.waiting.push({ id, data, priority: opts.priority ?? 0, attemptsLeft: attempts, attempt: 0, seq: this.seq++ });
+    lane.waiting.push({
+      id,
+      data,
+      priority: opts.priority ?? 0,
+      attemptsLeft: attempts,
+      attempt: 0,
+      seq: this.seq++,
+    });
     lane.waiting.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
     queueMicrotask(() => this.pump(lane));
     return id;
@@ -52,7 +59,12 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   private pump(lane: Lane) {
-    while (!this.closed && lane.handler && lane.activeIds.size < lane.concurrency && lane.waiting.length > 0) {
+    while (
+      !this.closed &&
+      lane.handler &&
+      lane.activeIds.size < lane.concurrency &&
+      lane.waiting.length > 0
+    ) {
       const job = lane.waiting.shift() as PendingJob;
       lane.activeIds.add(job.id);
       job.attempt += 1;

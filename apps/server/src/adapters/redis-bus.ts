@@ -35,7 +35,15 @@ export class RedisEventBus implements EventBus {
 
   async append<T>(stream: string, data: T): Promise<string> {
     const key = this.key(stream);
-    const id = await this.commands.xadd(key, "MAXLEN", "~", MAX_EVENTS_PER_STREAM, "*", "d", JSON.stringify(data));
+    const id = await this.commands.xadd(
+      key,
+      "MAXLEN",
+      "~",
+      MAX_EVENTS_PER_STREAM,
+      "*",
+      "d",
+      JSON.stringify(data),
+    );
     await this.commands.publish(key, id ?? "");
     return id ?? "";
   }

@@ -1,12 +1,13 @@
 import { Command, Option } from "commander";
 import { ConfigError, loadConfig } from "../config.ts";
 import { CliError } from "./errors.ts";
-import { migrateCommand } from "./migrate.ts";
-import { userCreateCommand, userSetRoleCommand } from "./users.ts";
 
+// Command modules load lazily so `--help` and light commands start fast.
 const program = new Command()
   .name("hearth")
-  .description("Hearth: self-hostable AI character chat. Settings come from environment variables (see README).")
+  .description(
+    "Hearth: self-hostable AI character chat. Settings come from environment variables (see README).",
+  )
   .showHelpAfterError();
 
 program
@@ -20,7 +21,7 @@ program
 program
   .command("migrate")
   .description("Apply pending database migrations (PGlite in HEARTH_DATA_DIR, or DATABASE_URL)")
-  .action(async () => migrateCommand(loadConfig()));
+  .action(async () => (await import("./migrate.ts")).migrateCommand(loadConfig()));
 
 const user = program.command("user").description("Manage accounts");
 user
@@ -31,7 +32,7 @@ user
   .option("--name <name>", "display name", "Admin")
   .option("--username <username>", "username (3-20 letters, digits, _ or -)")
   .option("--admin", "make the account an administrator", false)
-  .action(async (opts) => userCreateCommand(loadConfig(), opts));
+  .action(async (opts) => (await import("./users.ts")).userCreateCommand(loadConfig(), opts));
 
 user
   .command("set-role")
@@ -39,14 +40,25 @@ user
   .argument("<user>", "email or username")
   .addOption(new Option("--role <role>", "subscriber role").choices(["free", "minimal", "basic", "premium"]))
   .addOption(
-    new Option("--status <status>", "subscription status").choices(["active", "cancelled", "grace", "expired", "inactive"]),
+    new Option("--status <status>", "subscription status").choices([
+      "active",
+      "cancelled",
+      "grace",
+      "expired",
+      "inactive",
+    ]),
   )
   .addOption(
-    new Option("--restriction <restriction>", "account restriction").choices(["none", "limited", "temporary", "complete"]),
+    new Option("--restriction <restriction>", "account restriction").choices([
+      "none",
+      "limited",
+      "temporary",
+      "complete",
+    ]),
   )
   .option("--admin", "grant administrator")
   .option("--no-admin", "revoke administrator")
-  .action(async (who, opts) => userSetRoleCommand(loadConfig(), who, opts));
+  .action(async (who, opts) => (await import("./users.ts")).userSetRoleCommand(loadConfig(), who, opts));
 
 try {
   await program.parseAsync(process.argv);

@@ -21,7 +21,9 @@ export async function userCreateCommand(config: Config, opts: CreateOptions) {
     const result = await auth.api
       .signUpEmail({ body: { email: opts.email, password, name: opts.name, username: opts.username } })
       .catch((error: unknown) => {
-        throw new CliError(`Could not create the account: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CliError(
+          `Could not create the account: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     if (opts.admin) await updateUser(db, result.user.id, { is_admin: true });
     console.log(`Created ${opts.admin ? "administrator" : "user"} ${opts.email} (id ${result.user.id}).`);
@@ -37,7 +39,12 @@ interface SetRoleOptions {
 }
 
 export async function userSetRoleCommand(config: Config, who: string, opts: SetRoleOptions) {
-  const change = { role: opts.role, status: opts.status, restriction: opts.restriction, is_admin: opts.admin };
+  const change = {
+    role: opts.role,
+    status: opts.status,
+    restriction: opts.restriction,
+    is_admin: opts.admin,
+  };
   if (Object.values(change).every((v) => v === undefined)) {
     throw new CliError("Nothing to change: pass --role, --status, --restriction, --admin or --no-admin.");
   }

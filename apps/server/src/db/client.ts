@@ -10,8 +10,15 @@ import pg from "pg";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
+interface RowsOf<T> {
+  rows: T[];
+}
+/** Raw query results of both drivers carry `rows`; this is the part Hearth relies on. */
+interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsOf<this["row"]>;
+}
 /** Either driver's database: the same Drizzle API, the same SQL. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Db = PgDatabase<RowsResultHKT, Schema>;
 
 export interface Database {
   db: Db;

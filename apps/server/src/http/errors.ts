@@ -15,13 +15,18 @@ export class HttpError extends Error {
 }
 
 export const notFound = (what = "Not found") => new HttpError(404, "notFound", what);
-export const forbidden = (message = "You are not allowed to do this.") => new HttpError(403, "forbidden", message);
+export const forbidden = (message = "You are not allowed to do this.") =>
+  new HttpError(403, "forbidden", message);
 export const unauthorized = (message = "Please sign in.") => new HttpError(401, "unauthorized", message);
 
 export function invalidRequest(error: ZodError): HttpError {
   const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
   const first = issues[0];
-  const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : "Invalid request";
+  const message = first
+    ? first.path
+      ? `${first.path}: ${first.message}`
+      : first.message
+    : "Invalid request";
   return new HttpError(400, "invalidRequest", message, issues);
 }
 
@@ -30,7 +35,8 @@ function fromFastifyError(error: FastifyError): HttpError | null {
   const status = error.statusCode ?? 500;
   if (status >= 500) return null;
   if (status === 413) return new HttpError(413, "payloadTooLarge", "The request is too large.");
-  if (status === 415) return new HttpError(415, "unsupportedMediaType", "This content type is not accepted here.");
+  if (status === 415)
+    return new HttpError(415, "unsupportedMediaType", "This content type is not accepted here.");
   if (status === 429) return new HttpError(429, "rateLimited", "Too many requests. Please slow down.");
   if (status === 404) return notFound();
   return new HttpError(status, "invalidRequest", error.message);
@@ -45,12 +51,19 @@ export function installErrorHandling(app: FastifyInstance) {
           ? invalidRequest(error)
           : fromFastifyError(error);
     if (http) {
-      const body: ApiError = { code: http.code, message: http.message, ...(http.issues ? { issues: http.issues } : {}) };
+      const body: ApiError = {
+        code: http.code,
+        message: http.message,
+        ...(http.issues ? { issues: http.issues } : {}),
+      };
       return reply.status(http.status).send(body);
     }
     // Unexpected: log the whole error for operators, tell the client nothing internal.
     req.log.error({ err: error }, "unhandled error");
-    const body: ApiError = { code: "internal", message: "Something went wrong on our side. Please try again." };
+    const body: ApiError = {
+      code: "internal",
+      message: "Something went wrong on our side. Please try again.",
+    };
     return reply.status(500).send(body);
   });
 }

@@ -15,7 +15,10 @@ export async function serveWeb(app: FastifyInstance, distDir: string) {
       wildcard: false,
       // Hashed assets never change; index.html must always be revalidated to pick up new builds.
       setHeaders(res, file) {
-        res.header("cache-control", file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
+        res.header(
+          "cache-control",
+          file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
       },
     });
   }

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 
-const ORIGIN = { origin: "http://localhost:3000", host: "localhost:3000", "content-type": "application/json" };
+const ORIGIN = {
+  origin: "http://localhost:3000",
+  host: "localhost:3000",
+  "content-type": "application/json",
+};
 
 describe.each(drivers)("accounts API on %s", (driver) => {
   let h: TestHearth;
@@ -14,9 +18,15 @@ describe.each(drivers)("accounts API on %s", (driver) => {
     await h.stop();
   });
 
-  const me = (cookie?: string) => h.app.inject({ method: "GET", url: "/api/me", headers: cookie ? { cookie } : {} });
+  const me = (cookie?: string) =>
+    h.app.inject({ method: "GET", url: "/api/me", headers: cookie ? { cookie } : {} });
   const post = (url: string, body: unknown, cookie?: string) =>
-    h.app.inject({ method: "POST", url, headers: { ...ORIGIN, ...(cookie ? { cookie } : {}) }, payload: JSON.stringify(body) });
+    h.app.inject({
+      method: "POST",
+      url,
+      headers: { ...ORIGIN, ...(cookie ? { cookie } : {}) },
+      payload: JSON.stringify(body),
+    });
 
   it("answers 401 JSON when signed out", async () => {
     const res = await me();
@@ -54,14 +64,24 @@ describe.each(drivers)("accounts API on %s", (driver) => {
   });
 
   it("signs in again with the password, and refuses a wrong one", async () => {
-    const good = await post("/api/auth/sign-in/email", { email: "mira@example.com", password: "a long password" });
+    const good = await post("/api/auth/sign-in/email", {
+      email: "mira@example.com",
+      password: "a long password",
+    });
     expect(good.statusCode).toBe(200);
-    const bad = await post("/api/auth/sign-in/email", { email: "mira@example.com", password: "not the password" });
+    const bad = await post("/api/auth/sign-in/email", {
+      email: "mira@example.com",
+      password: "not the password",
+    });
     expect(bad.statusCode).toBe(401);
   });
 
   it("refuses a duplicate email and a taken or invalid username without a 500", async () => {
-    const dup = await post("/api/auth/sign-up/email", { email: "mira@example.com", password: "another password", name: "M" });
+    const dup = await post("/api/auth/sign-up/email", {
+      email: "mira@example.com",
+      password: "another password",
+      name: "M",
+    });
     expect(dup.statusCode).toBeGreaterThanOrEqual(400);
     expect(dup.statusCode).toBeLessThan(500);
     const badName = await post("/api/auth/sign-up/email", {
@@ -84,7 +104,12 @@ describe.each(drivers)("accounts API on %s", (driver) => {
 
   it("never answers 500 to malformed sign-up input", async () => {
     for (const payload of ['{"email":', "[]", '{"email":"a@b.c"}', '{"email":5,"password":[],"name":{}}']) {
-      const res = await h.app.inject({ method: "POST", url: "/api/auth/sign-up/email", headers: ORIGIN, payload });
+      const res = await h.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-up/email",
+        headers: ORIGIN,
+        payload,
+      });
       expect(res.statusCode, payload).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, payload).toBeLessThan(500);
     }
@@ -93,7 +118,12 @@ describe.each(drivers)("accounts API on %s", (driver) => {
   it("refuses auth calls posted from another site (CSRF origin check)", async () => {
     const user = await h.signUp();
     const evil = { ...ORIGIN, origin: "https://evil.example", cookie: user.cookie };
-    const signOut = await h.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: evil, payload: "{}" });
+    const signOut = await h.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: evil,
+      payload: "{}",
+    });
     expect(signOut.statusCode).toBe(403);
     expect((await me(user.cookie)).statusCode).toBe(200);
     const signIn = await h.app.inject({
@@ -164,7 +194,11 @@ describe.each(drivers)("accounts API on %s", (driver) => {
     for (const c of cases) {
       it(`GET /api/admin/users as ${c.who} → ${c.status}`, async () => {
         const cookie = await c.setup();
-        const res = await h.app.inject({ method: "GET", url: "/api/admin/users", headers: cookie ? { cookie } : {} });
+        const res = await h.app.inject({
+          method: "GET",
+          url: "/api/admin/users",
+          headers: cookie ? { cookie } : {},
+        });
         expect(res.statusCode).toBe(c.status);
         if (c.who === "restricted user") expect(res.json<ApiError>().code).toBe("restricted");
       });
@@ -176,10 +210,16 @@ describe.each(drivers)("accounts API on %s", (driver) => {
       const target = await h.signUp({ name: "Target Person" });
       const headers = { cookie: admin.cookie };
 
-      const search = await h.app.inject({ method: "GET", url: "/api/admin/users?q=target%20person", headers });
+      const search = await h.app.inject({
+        method: "GET",
+        url: "/api/admin/users?q=target%20person",
+        headers,
+      });
       expect(search.json<AdminUserList>().users.map((u) => u.id)).toEqual([target.id]);
 
-      const page1 = (await h.app.inject({ method: "GET", url: "/api/admin/users?limit=2", headers })).json<AdminUserList>();
+      const page1 = (
+        await h.app.inject({ method: "GET", url: "/api/admin/users?limit=2", headers })
+      ).json<AdminUserList>();
       expect(page1.users).toHaveLength(2);
       expect(page1.next_cursor).not.toBeNull();
       const page2 = (

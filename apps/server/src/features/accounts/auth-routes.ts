@@ -8,7 +8,9 @@ import { toHeaders } from "./viewer.ts";
  */
 export async function authRoutes(app: FastifyInstance, opts: { auth: Auth }) {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser("*", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
 
   app.route({
     method: ["GET", "POST"],
@@ -17,7 +19,11 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: Auth }) {
       const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? "localhost"}`);
       const hasBody = req.method !== "GET" && typeof req.body === "string" && req.body.length > 0;
       const response = await opts.auth.handler(
-        new Request(url, { method: req.method, headers: toHeaders(req.headers), body: hasBody ? (req.body as string) : undefined }),
+        new Request(url, {
+          method: req.method,
+          headers: toHeaders(req.headers),
+          body: hasBody ? (req.body as string) : undefined,
+        }),
       );
       reply.status(response.status);
       for (const [key, value] of response.headers) {
@@ -28,7 +34,9 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: Auth }) {
       if (cookies.length > 0) reply.header("set-cookie", cookies);
       if (!response.body) return reply.send(null);
       const body = Buffer.from(await response.arrayBuffer());
-      return reply.send(response.headers.get("content-type")?.includes("json") ? withoutSessionToken(body) : body);
+      return reply.send(
+        response.headers.get("content-type")?.includes("json") ? withoutSessionToken(body) : body,
+      );
     },
   });
 }

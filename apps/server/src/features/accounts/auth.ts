@@ -52,7 +52,12 @@ export function createAuth(config: Config, db: Db) {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },
     }),
-    emailAndPassword: { enabled: true, disableSignUp: !config.signup, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: !config.signup,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+    },
     user: {
       additionalFields: {
         username: { type: "string", required: false, input: true },
@@ -78,7 +83,9 @@ export function createAuth(config: Config, db: Db) {
             if (raw === undefined || raw === null || raw === "") return { data: { ...user, username: null } };
             const parsed = usernameSchema.safeParse(raw);
             if (!parsed.success) {
-              throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Invalid username" });
+              throw new APIError("BAD_REQUEST", {
+                message: parsed.error.issues[0]?.message ?? "Invalid username",
+              });
             }
             if (await usernameTaken(db, parsed.data)) {
               throw new APIError("BAD_REQUEST", { message: "Username is not available" });

@@ -20,7 +20,10 @@ export function assertPermission(viewer: Viewer, permission: Permission): void {
 }
 
 export function isRestricted(viewer: Viewer): boolean {
-  return viewer.permissions.includes("restriction_complete") || viewer.permissions.includes("restriction_temporary");
+  return (
+    viewer.permissions.includes("restriction_complete") ||
+    viewer.permissions.includes("restriction_temporary")
+  );
 }
 
 /** Operators manage users. */

@@ -28,7 +28,10 @@ export async function listUsers(db: Db, opts: { q?: string; limit: number; curso
   }
   const cursor = decodeCursor(opts.cursor);
   if (cursor) {
-    const before = or(lt(users.createdAt, cursor.at), and(eq(users.createdAt, cursor.at), lt(users.id, cursor.id)));
+    const before = or(
+      lt(users.createdAt, cursor.at),
+      and(eq(users.createdAt, cursor.at), lt(users.id, cursor.id)),
+    );
     if (before) filters.push(before);
   }
   const rows = await db

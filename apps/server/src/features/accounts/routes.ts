@@ -1,4 +1,4 @@
-import { adminUserListQuery, adminUserUpdate, type AppConfig, type Me } from "@hearth/contract";
+import { type AppConfig, adminUserListQuery, adminUserUpdate, type Me } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
@@ -19,16 +19,19 @@ export interface AccountsDeps {
 const userIdParams = z.object({ id: z.uuid() });
 
 export async function accountRoutes(app: FastifyInstance, { config, db, auth }: AccountsDeps) {
-  app.get("/api/config", async (): Promise<AppConfig> => ({
-    brand: config.brand,
-    edition: config.edition,
-    auth: {
-      email_password: true,
-      guests: config.guests,
-      oidc: config.oidc ? { provider_id: config.oidc.providerId, label: config.oidc.label } : null,
-    },
-    version: config.version,
-  }));
+  app.get(
+    "/api/config",
+    async (): Promise<AppConfig> => ({
+      brand: config.brand,
+      edition: config.edition,
+      auth: {
+        email_password: true,
+        guests: config.guests,
+        oidc: config.oidc ? { provider_id: config.oidc.providerId, label: config.oidc.label } : null,
+      },
+      version: config.version,
+    }),
+  );
 
   app.get("/api/me", async (req): Promise<Me> => toMe(await requireViewer(auth, req)));
 

@@ -45,7 +45,12 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
     const queueState = queue.status !== "ok" ? queue : bus;
     const model = deps.modelState();
     const body: Health = {
-      status: database.status !== "ok" ? "down" : queueState.status !== "ok" || model.status !== "ok" ? "degraded" : "ok",
+      status:
+        database.status !== "ok"
+          ? "down"
+          : queueState.status !== "ok" || model.status !== "ok"
+            ? "degraded"
+            : "ok",
       version: deps.version,
       uptime_s: Math.round((Date.now() - started) / 1000),
       database: { ...database, driver: deps.database.driver },
