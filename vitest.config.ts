@@ -24,8 +24,11 @@ export default defineConfig({
           hookTimeout: 180_000,
           pool: "forks",
           fileParallelism: false,
+          // The server under test serves apps/web/dist: build it once before any browser test.
+          globalSetup: ["e2e/global-setup.ts"],
         },
       },
+      "apps/web/vitest.config.ts",
     ],
   },
 });

@@ -10,7 +10,11 @@ import { type Database, databaseTarget, openDatabase } from "./db/client.ts";
 import { type Auth, createAuth } from "./features/accounts/auth.ts";
 import { authRoutes } from "./features/accounts/auth-routes.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
-import { healthRoutes, type ModelState } from "./features/health/routes.ts";
+import { healthRoutes } from "./features/health/routes.ts";
+import { openAiRoutes } from "./features/inference/openai-routes.ts";
+import { loadRegistry } from "./features/inference/registry.ts";
+import { modelRoutes } from "./features/inference/routes.ts";
+import { InferenceService } from "./features/inference/service.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installMetrics } from "./http/metrics.ts";
 import { serveWeb } from "./http/web.ts";
@@ -26,6 +30,7 @@ export interface Hearth {
   auth: Auth;
   queue: JobQueue;
   bus: EventBus;
+  inference: InferenceService;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   const queue: JobQueue = config.redisUrl ? new BullJobQueue(config.redisUrl, prefix) : new MemoryJobQueue();
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, prefix) : new MemoryEventBus();
   const auth = createAuth(config, database.db);
+  const inference = new InferenceService(config, loadRegistry(config));
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
@@ -57,13 +63,15 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   await app.register(rateLimit, { max: 600, timeWindow: "1 minute" });
   await app.register(authRoutes, { auth });
   await app.register(accountRoutes, { config, db: database.db, auth });
-  const modelState = (): ModelState => ({
-    status: "down",
-    backend: "none",
-    name: null,
-    detail: "No language model is configured yet.",
+  await app.register(modelRoutes, { auth, inference });
+  await app.register(openAiRoutes, { inference, apiKey: config.apiKey });
+  await app.register(healthRoutes, {
+    version: config.version,
+    database,
+    queue,
+    bus,
+    modelState: () => inference.state(),
   });
-  await app.register(healthRoutes, { version: config.version, database, queue, bus, modelState });
   await serveWeb(app, config.webDist);
 
   let closed = false;
@@ -74,10 +82,12 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     queue,
     bus,
+    inference,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
+      await inference.close();
       await queue.close();
       await bus.close();
       if (!overrides.database) await database.close();

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -34,6 +35,14 @@ const envSchema = z.object({
   OIDC_LABEL: z.string().default("Sign in"),
   HEARTH_WEB_DIST: z.string().optional(),
   HEARTH_TRUST_PROXY: z.stringbool().default(false),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  LLM_CONTEXT_SIZE: z.coerce.number().int().min(512).max(131072).default(4096),
+  LLM_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  LLM_SEQUENCES: z.coerce.number().int().min(1).max(64).default(4),
+  HEARTH_MODELS_FILE: z.string().optional(),
+  HEARTH_API_KEY: z.string().min(16).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -55,6 +64,19 @@ export interface Config {
   webDist: string;
   /** Behind a reverse proxy, take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  llm: {
+    baseUrl: string | null;
+    apiKey: string | null;
+    /** A model id: a catalog/downloaded name, a GGUF path, or the remote server's model name. */
+    model: string | null;
+    contextSize: number;
+    threads: number;
+    sequences: number;
+    /** A JSON file listing several models (see docs/models.md); overrides the single-model settings. */
+    modelsFile: string | null;
+  };
+  /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
+  apiKey: string | null;
   version: string;
 }
 
@@ -96,6 +118,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc,
     webDist: path.resolve(e.HEARTH_WEB_DIST ?? path.join(repoRoot(), "apps/web/dist")),
     trustProxy: e.HEARTH_TRUST_PROXY,
+    llm: {
+      baseUrl: e.LLM_BASE_URL ?? null,
+      apiKey: e.LLM_API_KEY ?? null,
+      model: e.LLM_MODEL ?? null,
+      contextSize: e.LLM_CONTEXT_SIZE,
+      // One core stays free for the server on small machines; llama.cpp's own guess oversubscribes.
+      threads: e.LLM_THREADS ?? Math.max(1, availableParallelism() - 1),
+      sequences: e.LLM_SEQUENCES,
+      modelsFile: e.HEARTH_MODELS_FILE ?? null,
+    },
+    apiKey: e.HEARTH_API_KEY ?? null,
     version: readVersion(),
   };
 }

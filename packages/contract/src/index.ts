@@ -1,4 +1,7 @@
 export * from "./accounts.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
+export * from "./labels.ts";
+export * from "./models.ts";
+export * from "./openai.ts";
 export * from "./permissions.ts";

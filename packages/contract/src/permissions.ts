@@ -4,14 +4,6 @@ import { z } from "zod";
 export const subscriberRole = z.enum(["free", "minimal", "basic", "premium"]);
 export type SubscriberRole = z.infer<typeof subscriberRole>;
 
-/** What each role is called in the product. */
-export const roleTitle: Record<SubscriberRole, string> = {
-  free: "Free",
-  minimal: "Get a Taste",
-  basic: "True Supporter",
-  premium: "I'm All In",
-};
-
 /** Subscription standing: only `active` grants the role's paid features. */
 export const accountStatus = z.enum(["active", "cancelled", "grace", "expired", "inactive"]);
 export type AccountStatus = z.infer<typeof accountStatus>;

@@ -80,14 +80,14 @@ describe.each(drivers)("accounts API on %s", (driver) => {
     const dup = await post("/api/auth/sign-up/email", {
       email: "mira@example.com",
       password: "another password",
-      name: "M",
+      name: "Mia",
     });
     expect(dup.statusCode).toBeGreaterThanOrEqual(400);
     expect(dup.statusCode).toBeLessThan(500);
     const badName = await post("/api/auth/sign-up/email", {
       email: "x1@example.com",
       password: "another password",
-      name: "X",
+      name: "Xan",
       username: "no spaces!",
     });
     expect(badName.statusCode).toBe(400);
@@ -95,11 +95,27 @@ describe.each(drivers)("accounts API on %s", (driver) => {
     const taken = await post("/api/auth/sign-up/email", {
       email: "x2@example.com",
       password: "another password",
-      name: "X",
+      name: "Xan",
       username: "mira_reads",
     });
     expect(taken.statusCode).toBe(400);
     expect(taken.body).toContain("Username is not available");
+  });
+
+  it("checks display names like the client does (3 to 20 characters)", async () => {
+    for (const [name, message] of [
+      ["  ", "Name can't be empty"],
+      ["Al", "Name should be of atleast 3 characters"],
+      ["A".repeat(21), "Name should be less then 20 characters"],
+    ] as const) {
+      const res = await post("/api/auth/sign-up/email", {
+        email: `n${name.length}@example.com`,
+        password: "long enough",
+        name,
+      });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.body).toContain(message);
+    }
   });
 
   it("never answers 500 to malformed sign-up input", async () => {
@@ -258,6 +274,24 @@ describe.each(drivers)("accounts API on %s", (driver) => {
       }
       const badQuery = await h.app.inject({ method: "GET", url: "/api/admin/users?limit=5000", headers });
       expect(badQuery.statusCode).toBe(400);
+
+      // An admin cannot lock themselves out; they may still change their own plan.
+      for (const change of [{ is_admin: false }, { restriction: "complete" }]) {
+        const self = await h.app.inject({
+          method: "PATCH",
+          url: `/api/admin/users/${admin.id}`,
+          headers: { ...headers, "content-type": "application/json" },
+          payload: JSON.stringify(change),
+        });
+        expect(self.statusCode, JSON.stringify(change)).toBe(403);
+      }
+      const ownPlan = await h.app.inject({
+        method: "PATCH",
+        url: `/api/admin/users/${admin.id}`,
+        headers: { ...headers, "content-type": "application/json" },
+        payload: JSON.stringify({ role: "premium", status: "active" }),
+      });
+      expect(ownPlan.statusCode).toBe(200);
     });
   });
 });

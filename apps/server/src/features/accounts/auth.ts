@@ -78,9 +78,11 @@ export function createAuth(config: Config, db: Db) {
     databaseHooks: {
       user: {
         create: {
-          before: async (user) => {
+          before: async (user, ctx) => {
+            const name = checkName(user.name, ctx?.path === "/sign-up/email");
             const raw = (user as { username?: unknown }).username;
-            if (raw === undefined || raw === null || raw === "") return { data: { ...user, username: null } };
+            if (raw === undefined || raw === null || raw === "")
+              return { data: { ...user, name, username: null } };
             const parsed = usernameSchema.safeParse(raw);
             if (!parsed.success) {
               throw new APIError("BAD_REQUEST", {
@@ -90,7 +92,7 @@ export function createAuth(config: Config, db: Db) {
             if (await usernameTaken(db, parsed.data)) {
               throw new APIError("BAD_REQUEST", { message: "Username is not available" });
             }
-            return { data: { ...user, username: parsed.data } };
+            return { data: { ...user, name, username: parsed.data } };
           },
         },
       },
@@ -101,6 +103,21 @@ export function createAuth(config: Config, db: Db) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Display names (accounts-billing-admin §5): 3 to 20 characters. A person signing up is told;
+ * a name from the login provider is shortened instead, so OIDC sign-in never fails on it.
+ */
+function checkName(raw: string, strict: boolean): string {
+  const name = raw.trim();
+  if (!strict) return name.slice(0, 20) || "Member";
+  if (!name) throw new APIError("BAD_REQUEST", { message: "Name can't be empty" });
+  if (name.length < 3)
+    throw new APIError("BAD_REQUEST", { message: "Name should be of atleast 3 characters" });
+  if (name.length > 20)
+    throw new APIError("BAD_REQUEST", { message: "Name should be less then 20 characters" });
+  return name;
+}
 
 function requestOrigin(request: Request | undefined): string | null {
   const host = request?.headers.get("host");

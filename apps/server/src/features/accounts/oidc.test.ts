@@ -44,7 +44,10 @@ describe("sign-in through a hosted OIDC login provider", () => {
 
   it("advertises the provider in /api/config", async () => {
     const res = await fetch(`${base}/api/config`);
-    expect(((await res.json()) as AppConfig).auth.oidc).toEqual({ provider_id: "hosted", label: "Sign in with Example ID" });
+    expect(((await res.json()) as AppConfig).auth.oidc).toEqual({
+      provider_id: "hosted",
+      label: "Sign in with Example ID",
+    });
   });
 
   it("logs in at the provider, consents, returns to Hearth with a session", async () => {

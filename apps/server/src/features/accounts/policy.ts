@@ -1,4 +1,4 @@
-import type { Permission } from "@hearth/contract";
+import type { AdminUserUpdate, Permission } from "@hearth/contract";
 import { forbidden, HttpError } from "../../http/errors.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -28,3 +28,15 @@ export function isRestricted(viewer: Viewer): boolean {
 
 /** Operators manage users. */
 export const canManageUsers = (viewer: Viewer) => assertPermission(viewer, "admin");
+
+/** An admin may change anyone, except take away their own admin rights or restrict themselves. */
+export function canChangeUser(viewer: Viewer, targetId: string, change: AdminUserUpdate): void {
+  canManageUsers(viewer);
+  const selfLockout =
+    change.is_admin === false || (change.restriction !== undefined && change.restriction !== "none");
+  if (targetId === viewer.id && selfLockout) {
+    throw forbidden(
+      "You cannot remove your own administrator rights or restrict yourself. Ask another administrator.",
+    );
+  }
+}

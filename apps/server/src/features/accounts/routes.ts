@@ -6,7 +6,7 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { Auth } from "./auth.ts";
-import { canManageUsers } from "./policy.ts";
+import { canChangeUser, canManageUsers } from "./policy.ts";
 import { listUsers, toAdminUser, updateUser } from "./queries.ts";
 import { requireViewer, toMe } from "./viewer.ts";
 
@@ -41,9 +41,12 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth }: 
   });
 
   app.patch("/api/admin/users/:id", async (req) => {
-    canManageUsers(await requireViewer(auth, req));
+    const viewer = await requireViewer(auth, req);
+    canManageUsers(viewer);
     const { id } = parse(userIdParams, req.params);
-    const row = await updateUser(db, id, parse(adminUserUpdate, req.body));
+    const change = parse(adminUserUpdate, req.body);
+    canChangeUser(viewer, id, change);
+    const row = await updateUser(db, id, change);
     if (!row) throw notFound("No such user.");
     return toAdminUser(row);
   });

@@ -1,0 +1,148 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { type InferenceModel, type ModelList, permission } from "@hearth/contract";
+import { z } from "zod";
+import { type Config, ConfigError, repoRoot } from "../../config.ts";
+import type { Viewer } from "../accounts/viewer.ts";
+
+export const BUNDLED_MODEL_ID = "hearth-tiny";
+export const BUNDLED_MODEL_PATH = path.join(repoRoot(), "models/hearth-tiny.gguf");
+
+const backendSpec = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("embedded"), path: z.string() }),
+  z.object({
+    type: z.literal("openai"),
+    base_url: z.url(),
+    model: z.string(),
+    /** Name of the environment variable holding the key, so the file itself holds no secret. */
+    api_key_env: z.string().optional(),
+  }),
+]);
+export type BackendSpec = z.infer<typeof backendSpec>;
+
+const registryEntry = z.object({
+  id: z.string().regex(/^[\w.:-]+$/),
+  name: z.string(),
+  tokens: z.union([z.literal(8192), z.literal(16384)]).default(8192),
+  permission: permission.nullable().default(null),
+  hide_unauthorized: z.boolean().default(false),
+  tags: z.array(z.string()).default([]),
+  context_size: z.number().int().min(512).optional(),
+  backend: backendSpec,
+});
+export type RegistryEntry = z.infer<typeof registryEntry>;
+
+const registryFile = z.object({
+  default: z.string().optional(),
+  models: z.array(registryEntry).min(1),
+});
+
+export interface ModelRegistry {
+  entries: RegistryEntry[];
+  defaultId: string;
+}
+
+/**
+ * The models this install offers: a HEARTH_MODELS_FILE when given, else one model from the
+ * LLM_* settings (a remote server, a downloaded or given GGUF, or the bundled demo model).
+ */
+export function loadRegistry(config: Config): ModelRegistry {
+  if (config.llm.modelsFile) {
+    const raw = JSON.parse(readFileSync(config.llm.modelsFile, "utf8")) as unknown;
+    const parsed = registryFile.safeParse(raw);
+    if (!parsed.success) {
+      throw new ConfigError(
+        `HEARTH_MODELS_FILE ${config.llm.modelsFile}: ${parsed.error.issues[0]?.message}`,
+      );
+    }
+    const ids = new Set(parsed.data.models.map((m) => m.id));
+    const defaultId = parsed.data.default ?? parsed.data.models[0]?.id ?? "";
+    if (!ids.has(defaultId))
+      throw new ConfigError(`HEARTH_MODELS_FILE: default model "${defaultId}" is not listed`);
+    return { entries: parsed.data.models, defaultId };
+  }
+  const entry = singleModel(config);
+  return { entries: [entry], defaultId: entry.id };
+}
+
+function singleModel(config: Config): RegistryEntry {
+  const base = { tokens: 8192 as const, permission: null, hide_unauthorized: false, tags: [] };
+  if (config.llm.baseUrl) {
+    const model = config.llm.model ?? "default";
+    return {
+      ...base,
+      id: model,
+      name: model,
+      backend: { type: "openai", base_url: config.llm.baseUrl, model },
+    };
+  }
+  const local = resolveLocalModel(config);
+  return {
+    ...base,
+    id: local.id,
+    name: local.id === BUNDLED_MODEL_ID ? "Hearth Tiny (demo)" : local.id,
+    tags: local.id === BUNDLED_MODEL_ID ? ["demo"] : [],
+    backend: { type: "embedded", path: local.path },
+  };
+}
+
+/** LLM_MODEL (a path or a downloaded id), else the model `hearth models pull --use` chose, else the bundled one. */
+export function resolveLocalModel(config: Config): { id: string; path: string } {
+  const modelsDir = path.join(config.dataDir, "models");
+  const wanted = config.llm.model;
+  if (wanted) {
+    if (wanted === BUNDLED_MODEL_ID) return { id: wanted, path: BUNDLED_MODEL_PATH };
+    if (wanted.endsWith(".gguf")) return { id: path.basename(wanted, ".gguf"), path: path.resolve(wanted) };
+    const downloaded = path.join(modelsDir, `${wanted}.gguf`);
+    if (existsSync(downloaded)) return { id: wanted, path: downloaded };
+    throw new ConfigError(
+      `LLM_MODEL=${wanted}: no such model. Download it with \`hearth models pull ${wanted}\`.`,
+    );
+  }
+  const activeFile = path.join(modelsDir, "active.json");
+  if (existsSync(activeFile)) {
+    const active = JSON.parse(readFileSync(activeFile, "utf8")) as { id?: string; path?: string };
+    if (active.id && active.path && existsSync(active.path)) return { id: active.id, path: active.path };
+  }
+  return { id: BUNDLED_MODEL_ID, path: BUNDLED_MODEL_PATH };
+}
+
+export function isDemoModel(entry: RegistryEntry): boolean {
+  return entry.backend.type === "embedded" && path.resolve(entry.backend.path) === BUNDLED_MODEL_PATH;
+}
+
+function mayUse(entry: RegistryEntry, viewer: Viewer | null): boolean {
+  return entry.permission === null || Boolean(viewer?.permissions.includes(entry.permission));
+}
+
+/** What /api/models answers: hidden models dropped, forbidden ones marked, the stored choice checked. */
+export function modelsFor(registry: ModelRegistry, viewer: Viewer | null, storedChoice?: string): ModelList {
+  const models: InferenceModel[] = registry.entries
+    .filter((e) => mayUse(e, viewer) || !e.hide_unauthorized)
+    .map((e) => ({
+      id: e.id,
+      name: e.name,
+      tokens: e.tokens,
+      permission: e.permission,
+      hide_unauthorized: e.hide_unauthorized,
+      tags: e.tags,
+      available: mayUse(e, viewer),
+      is_demo: isDemoModel(e),
+    }));
+  return {
+    models,
+    default_id: registry.defaultId,
+    selected_id: resolveModelChoice(registry, viewer, storedChoice).id,
+  };
+}
+
+/** A stored choice that no longer exists, or that the viewer may not use, falls back to the default. */
+export function resolveModelChoice(
+  registry: ModelRegistry,
+  viewer: Viewer | null,
+  storedChoice?: string,
+): RegistryEntry {
+  const chosen = registry.entries.find((e) => e.id === storedChoice);
+  if (chosen && mayUse(chosen, viewer)) return chosen;
+  return registry.entries.find((e) => e.id === registry.defaultId) as RegistryEntry;
+}

@@ -1,0 +1,37 @@
+import type { ReactNode } from "react";
+import { useMe } from "../../lib/session.ts";
+import { Footer } from "./footer.tsx";
+import { GuestBanner } from "./guest-banner.tsx";
+import { SideNav } from "./side-nav.tsx";
+import { TopBar } from "./top-bar.tsx";
+
+/** Layout of accounts-billing-admin §2.2: top bar, side navigation (a drawer on phones), footer. */
+export function AppShell({ footer = true, children }: { footer?: boolean; children: ReactNode }) {
+  const me = useMe();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only rounded-lg bg-accent px-4 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"
+      >
+        Skip to content
+      </a>
+      <TopBar />
+      {me?.is_guest ? <GuestBanner /> : null}
+      <div className="flex flex-1">
+        {/* The border runs the full page height; the nav inside stays in view while scrolling. */}
+        <aside className="hidden w-60 shrink-0 border-r border-border md:block">
+          <div className="sticky top-14 max-h-[calc(100dvh-3.5rem)] overflow-y-auto">
+            <SideNav />
+          </div>
+        </aside>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+            {children}
+          </main>
+          {footer ? <Footer /> : null}
+        </div>
+      </div>
+    </div>
+  );
+}

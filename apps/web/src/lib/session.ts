@@ -1,0 +1,36 @@
+import type { AppConfig, Me } from "@hearth/contract";
+import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
+import { api, isApiRequestError } from "./api.ts";
+
+/** Public configuration: fetched once per page load, it only changes when the server restarts. */
+export const appConfigQuery = queryOptions({
+  queryKey: ["config"],
+  queryFn: ({ signal }) => api.get<AppConfig>("/api/config", undefined, signal),
+  staleTime: Number.POSITIVE_INFINITY,
+});
+
+/** The signed-in user, or null when signed out (a 401 is an answer here, not a failure). */
+export const meQuery = queryOptions({
+  queryKey: ["me"],
+  queryFn: async ({ signal }): Promise<Me | null> => {
+    try {
+      return await api.get<Me>("/api/me", undefined, signal);
+    } catch (error) {
+      if (isApiRequestError(error) && error.status === 401) return null;
+      throw error;
+    }
+  },
+  staleTime: 60_000,
+});
+
+/**
+ * Both hooks suspend only on first use: the root route loads them before any screen renders,
+ * so screens can read them synchronously.
+ */
+export function useAppConfig(): AppConfig {
+  return useSuspenseQuery(appConfigQuery).data;
+}
+
+export function useMe(): Me | null {
+  return useSuspenseQuery(meQuery).data;
+}

@@ -1,0 +1,167 @@
+import type { Me, Permission } from "@hearth/contract";
+import { describe, expect, it } from "vitest";
+import { visibleNav } from "../features/shell/nav-items.ts";
+import { guardRoute, safeRedirect } from "./guard.ts";
+import { routeEntry, routeTable } from "./table.ts";
+
+const memberPermissions: Permission[] = [
+  "site_access",
+  "view_chat",
+  "view_my_chat_bots",
+  "create_character",
+  "report_character",
+];
+
+function user(overrides: Partial<Me> = {}): Me {
+  return {
+    id: "u1",
+    email: "ada@example.com",
+    name: "Ada",
+    username: "ada",
+    avatar_url: null,
+    role: "free",
+    status: "active",
+    restriction: "none",
+    is_guest: false,
+    is_admin: false,
+    permissions: memberPermissions,
+    context_tokens: 2048,
+    created_at: "2025-01-01T00:00:00Z",
+    ...overrides,
+  };
+}
+
+const free = user();
+const admin = user({ is_admin: true, permissions: [...memberPermissions, "admin"] });
+const guest = user({
+  is_guest: true,
+  email: null,
+  username: null,
+  permissions: ["site_access", "view_chat"],
+});
+const limited = user({ restriction: "limited", permissions: ["site_access", "limited_access"] });
+
+function entry(path: string) {
+  const found = routeEntry(path);
+  if (!found) throw new Error(`no table entry for ${path}`);
+  return found;
+}
+
+describe("guardRoute", () => {
+  it("shows only the restriction page to restricted accounts, on every path", () => {
+    const complete = user({ permissions: ["restriction_complete", "admin"] });
+    const temporary = user({ permissions: ["site_access", "restriction_temporary"] });
+    for (const route of [entry("/"), entry("/admin/users"), entry("/sign-in"), undefined]) {
+      expect(guardRoute(route, complete, "/x")).toEqual({ kind: "restricted", restriction: "complete" });
+      expect(guardRoute(route, temporary, "/x")).toEqual({ kind: "restricted", restriction: "temporary" });
+    }
+  });
+
+  it("answers not-found for paths outside the table", () => {
+    expect(guardRoute(undefined, null, "/nope")).toEqual({ kind: "notFound" });
+    expect(guardRoute(undefined, admin, "/nope")).toEqual({ kind: "notFound" });
+  });
+
+  it("sends signed-out visitors and guests to sign in for login routes, keeping where they were going", () => {
+    expect(guardRoute(entry("/admin/users"), null, "/admin/users?q=a")).toEqual({
+      kind: "signIn",
+      redirect: "/admin/users?q=a",
+    });
+    expect(guardRoute(entry("/settings"), guest, "/settings")).toEqual({
+      kind: "signIn",
+      redirect: "/settings",
+    });
+    expect(guardRoute(entry("/settings"), free, "/settings")).toEqual({ kind: "allow" });
+  });
+
+  it("sends users without the route's permission to /accessDenied", () => {
+    expect(guardRoute(entry("/admin/users"), free, "/admin/users")).toEqual({ kind: "accessDenied" });
+    expect(guardRoute(entry("/admin/users"), admin, "/admin/users")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/my-chatbots"), guest, "/my-chatbots")).toEqual({
+      kind: "signIn",
+      redirect: "/my-chatbots",
+    });
+    const noCreate = user({ permissions: ["site_access", "view_chat"] });
+    expect(guardRoute(entry("/chatbot/create"), noCreate, "/chatbot/create")).toEqual({
+      kind: "accessDenied",
+    });
+  });
+
+  it("shows the limited-access page to limited_access holders who lack the permission", () => {
+    expect(guardRoute(entry("/"), limited, "/")).toEqual({ kind: "limitedAccess" });
+    expect(guardRoute(entry("/admin/users"), limited, "/admin/users")).toEqual({ kind: "limitedAccess" });
+    const limitedReader = user({ permissions: ["site_access", "view_chat", "limited_access"] });
+    expect(guardRoute(entry("/"), limitedReader, "/")).toEqual({ kind: "allow" });
+  });
+
+  it("lets signed-out visitors through permission-only routes (they hold no permissions, spec §6)", () => {
+    expect(guardRoute(entry("/"), null, "/")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/chat/$characterId"), null, "/chat/1")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/"), guest, "/")).toEqual({ kind: "allow" });
+  });
+
+  it("sends members away from sign-in and sign-up, to a same-origin redirect only", () => {
+    expect(guardRoute(entry("/sign-in"), free, "/sign-in?redirect=%2Fadmin%2Fusers")).toEqual({
+      kind: "continue",
+      to: "/admin/users",
+    });
+    expect(guardRoute(entry("/sign-in"), free, "/sign-in?redirect=https://evil.example")).toEqual({
+      kind: "continue",
+      to: "/",
+    });
+    expect(guardRoute(entry("/sign-up"), guest, "/sign-up")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/sign-in"), null, "/sign-in")).toEqual({ kind: "allow" });
+  });
+});
+
+describe("safeRedirect", () => {
+  it("keeps same-origin paths and refuses everything else", () => {
+    expect(safeRedirect("/chats?x=1")).toBe("/chats?x=1");
+    for (const unsafe of [
+      "//evil.example",
+      "https://evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      42,
+      null,
+    ]) {
+      expect(safeRedirect(unsafe)).toBe("/");
+    }
+  });
+});
+
+describe("route table", () => {
+  it("lists each path once", () => {
+    const paths = routeTable.map((route) => route.path);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it("keeps the spec's permissions as data", () => {
+    expect(entry("/chat/$characterId")).toMatchObject({ layout: "noFooter", permission: "view_chat" });
+    expect(entry("/my-chatbots")).toMatchObject({ login: true, permission: "view_my_chat_bots" });
+    expect(entry("/chatbot/edit/$characterId")).toMatchObject({
+      login: true,
+      permission: "create_character",
+    });
+    expect(entry("/report/$characterId")).toMatchObject({ permission: "report_character" });
+    expect(entry("/admin/reviews")).toMatchObject({ login: true });
+    expect(entry("/admin/reviews").permission).toBeUndefined();
+  });
+
+  it("has screens only for the pages that exist", () => {
+    const withScreens = routeTable.filter((route) => route.screen).map((route) => route.path);
+    expect(withScreens.sort()).toEqual(["/", "/accessDenied", "/admin/users", "/sign-in", "/sign-up"]);
+  });
+});
+
+describe("visibleNav", () => {
+  const labels = (me: Me | null) =>
+    visibleNav(me).flatMap((section) => section.items.map((item) => item.label));
+
+  it("filters the navigation by permission", () => {
+    expect(labels(null)).toEqual(["Home"]);
+    expect(labels(free)).toEqual(["Home"]);
+    expect(labels(guest)).toEqual(["Home"]);
+    expect(labels(admin)).toEqual(["Home", "Users"]);
+  });
+});

@@ -1,0 +1,65 @@
+import type { Me } from "@hearth/contract";
+import type { RouteAccess } from "./table.ts";
+
+export type GuardDecision =
+  | { kind: "allow" }
+  /** restriction_complete / restriction_temporary: only the restriction page, on every path. */
+  | { kind: "restricted"; restriction: "complete" | "temporary" }
+  | { kind: "signIn"; redirect: string }
+  | { kind: "accessDenied" }
+  /** limited_access holders who lack the route's permission see the ban page in place. */
+  | { kind: "limitedAccess" }
+  /** A signed-out-only page (sign-in) opened by a member: continue where they were going. */
+  | { kind: "continue"; to: string }
+  | { kind: "notFound" };
+
+export function restrictionOf(me: Me | null): "complete" | "temporary" | null {
+  if (!me) return null;
+  if (me.permissions.includes("restriction_complete")) return "complete";
+  if (me.permissions.includes("restriction_temporary")) return "temporary";
+  return null;
+}
+
+/**
+ * Only same-origin paths may be redirect targets, so a crafted ?redirect= link can't send
+ * someone off-site after they sign in.
+ */
+export function safeRedirect(value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return "/";
+  if (value.startsWith("/\\") || /[\r\n\t]/.test(value)) return "/";
+  return value;
+}
+
+function redirectParam(href: string): unknown {
+  const query = href.includes("?") ? href.slice(href.indexOf("?") + 1).split("#")[0] : "";
+  return new URLSearchParams(query).get("redirect");
+}
+
+/**
+ * The one access decision for every path. `route` is the table entry that matched the URL, or
+ * undefined when nothing did; `href` is the path and query the user asked for.
+ */
+export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: string): GuardDecision {
+  const restriction = restrictionOf(me);
+  if (restriction) return { kind: "restricted", restriction };
+  if (!route) return { kind: "notFound" };
+
+  const member = me !== null && !me.is_guest;
+  if (route.signedOutOnly) {
+    return member ? { kind: "continue", to: safeRedirect(redirectParam(href)) } : { kind: "allow" };
+  }
+  if (route.login && !member) return { kind: "signIn", redirect: href };
+
+  // Signed-out visitors hold no permissions and the spec lets such users through (§6); a
+  // signed-in user is always checked, since the server grants every account its permissions.
+  if (route.permission && me && !me.permissions.includes(route.permission)) {
+    return me.permissions.includes("limited_access") ? { kind: "limitedAccess" } : { kind: "accessDenied" };
+  }
+  return { kind: "allow" };
+}
+
+/** Whether a link to this route should be offered to this user (navigation filtering). */
+export function canOpen(route: RouteAccess, me: Me | null): boolean {
+  const decision = guardRoute(route, me, "/");
+  return decision.kind === "allow";
+}

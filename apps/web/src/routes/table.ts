@@ -1,0 +1,142 @@
+import type { Permission } from "@hearth/contract";
+import type { ReactNode } from "react";
+
+/**
+ * The whole route table of accounts-billing-admin §2.1, as data. Every spec route is listed with
+ * its layout and access rule so guards are tested against the real table; only routes with a
+ * `screen` are registered with the router. A route without one falls through to the not-found
+ * page: features that aren't built yet are never reachable as empty pages or nav links.
+ *
+ * Paths use TanStack Router syntax ($param). Where the spec names a page without a path, the path
+ * chosen here is marked "named here".
+ */
+
+/** main: side nav, top bar, footer. noFooter: the same without the footer (chat, sale, errors). */
+export type RouteLayout = "main" | "noFooter";
+
+export interface RouteAccess {
+  /** Signed-in account needed (guests don't count); else the visitor is sent to /sign-in. */
+  login?: true;
+  /** Permission the signed-in user must hold; else /accessDenied (or the limited-access page). */
+  permission?: Permission;
+  /** Pages for signed-out visitors and guests (sign-in, sign-up); members are sent on. */
+  signedOutOnly?: true;
+}
+
+export interface RouteEntry extends RouteAccess {
+  path: string;
+  layout: RouteLayout;
+  /** Shown in the browser tab. */
+  title?: string;
+  screen?: () => Promise<{ default: () => ReactNode }>;
+}
+
+export const routeTable: readonly RouteEntry[] = [
+  // No footer, view_chat
+  { path: "/chat/$characterId", layout: "noFooter", permission: "view_chat" },
+  { path: "/chat/$characterId/$conversationId", layout: "noFooter", permission: "view_chat" },
+  // No footer, nothing beyond the layout
+  { path: "/sale", layout: "noFooter" },
+  { path: "/external/signup", layout: "noFooter" },
+  {
+    path: "/accessDenied",
+    layout: "noFooter",
+    title: "Access denied",
+    screen: () => import("./access-denied.tsx"),
+  },
+
+  // Main, view_chat
+  { path: "/", layout: "main", permission: "view_chat", screen: () => import("./home.tsx") },
+  { path: "/external", layout: "main", permission: "view_chat" },
+  { path: "/creator/$username", layout: "main", permission: "view_chat" },
+  { path: "/blocked-creators", layout: "main", login: true, permission: "view_chat" }, // named here; §6 needs login
+  { path: "/chats", layout: "main", permission: "view_chat" },
+  { path: "/chats/$characterId", layout: "main", permission: "view_chat" },
+  // The favorites page is listed under Main (view_chat) and Protected (login): it needs both.
+  { path: "/favorites", layout: "main", login: true, permission: "view_chat" }, // named here
+
+  // Open pages
+  { path: "/privacy", layout: "main" },
+  { path: "/terms", layout: "main" },
+  { path: "/refund", layout: "main" },
+  { path: "/2257", layout: "main" },
+  { path: "/contribute", layout: "main" }, // named here
+  { path: "/subscribeOld", layout: "main" },
+  { path: "/plan-comparison/$frequency", layout: "main" },
+  { path: "/subscribe-crypto", layout: "main" },
+  { path: "/pledge/welcome", layout: "main" }, // named here: welcome for the pledge-linking service
+  { path: "/partner", layout: "main" }, // named here: partner promo
+  { path: "/easter-giveaway", layout: "main" },
+  { path: "/creators/leaderboard", layout: "main" },
+  { path: "/download", layout: "main" },
+  { path: "/apps/android", layout: "main" },
+  // Listed as open, but §2.2 and §6 say the portal is for signed-in users only.
+  { path: "/manage-subscription", layout: "main", login: true },
+  { path: "/portal", layout: "main", login: true },
+  { path: "/recommended", layout: "main" }, // named here
+  { path: "/recommended/mine", layout: "main", permission: "view_my_chat_bots" }, // named here
+  { path: "/report", layout: "main", permission: "report_character" }, // named here
+
+  // Account pages Hearth adds: creating an account and signing in happen here, not at a provider.
+  {
+    path: "/sign-in",
+    layout: "main",
+    signedOutOnly: true,
+    title: "Sign in",
+    screen: () => import("./sign-in.tsx"),
+  },
+  {
+    path: "/sign-up",
+    layout: "main",
+    signedOutOnly: true,
+    title: "Create an account",
+    screen: () => import("./sign-up.tsx"),
+  },
+
+  // Protected, login
+  { path: "/onboarding", layout: "main", login: true }, // the spec's protected "sign-up" (username and name)
+  { path: "/subscribe", layout: "main", login: true }, // named here
+  { path: "/checkout", layout: "main", login: true },
+  { path: "/checkout/success", layout: "main", login: true },
+  { path: "/update-email", layout: "main", login: true },
+  { path: "/settings", layout: "main", login: true },
+  { path: "/profile", layout: "main", login: true }, // named here
+  { path: "/user-not-found", layout: "main", login: true },
+  { path: "/welcome", layout: "main", login: true },
+  // Protected, view_my_chat_bots
+  { path: "/my-characters", layout: "main", login: true, permission: "view_my_chat_bots" },
+  { path: "/my-chatbots", layout: "main", login: true, permission: "view_my_chat_bots" },
+  { path: "/my-chatbots/drafts", layout: "main", login: true, permission: "view_my_chat_bots" },
+  // Protected, view_chat
+  { path: "/personas", layout: "main", login: true, permission: "view_chat" }, // named here
+  { path: "/personas/create", layout: "main", login: true, permission: "view_chat" }, // named here
+  { path: "/personas/edit/$personaId", layout: "main", login: true, permission: "view_chat" },
+  // Protected, create_character
+  { path: "/character/create", layout: "main", login: true, permission: "create_character" },
+  { path: "/chatbot/create", layout: "main", login: true, permission: "create_character" },
+  { path: "/chatbot/create/$draftId", layout: "main", login: true, permission: "create_character" },
+  { path: "/character/edit/$characterId", layout: "main", login: true, permission: "create_character" },
+  { path: "/chatbot/edit/$characterId", layout: "main", login: true, permission: "create_character" },
+  // Protected, login
+  { path: "/chatbot/$characterId", layout: "main", login: true },
+  { path: "/link/$pledgeService", layout: "main", login: true },
+  { path: "/link/$pledgeService/$transientId", layout: "main", login: true },
+  // Protected, report_character (with the optional character id)
+  { path: "/report/$characterId", layout: "main", login: true, permission: "report_character" },
+  // Protected, login only
+  { path: "/admin/reviews", layout: "main", login: true },
+  // Hearth's operator page: user management needs the admin permission.
+  {
+    path: "/admin/users",
+    layout: "main",
+    login: true,
+    permission: "admin",
+    title: "Users",
+    screen: () => import("./admin/users.tsx"),
+  },
+];
+
+/** The entry for an exact table path (not a URL), e.g. "/admin/users". */
+export function routeEntry(path: string): RouteEntry | undefined {
+  return routeTable.find((entry) => entry.path === path);
+}
