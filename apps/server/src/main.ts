@@ -4,7 +4,7 @@ import type { Config } from "./config.ts";
 /** Starts serving and shuts down cleanly on SIGTERM/SIGINT (finish requests, close pools). */
 export async function startServer(config: Config): Promise<Hearth> {
   const hearth = await createHearth(config);
-  hearth.inference.warmUp();
+  hearth.inference.warmUp((err) => hearth.app.log.error({ err }, "the default model could not be loaded"));
   const address = await hearth.app.listen({ port: config.port, host: config.host });
   hearth.app.log.info(
     { address, database: hearth.database.driver, queue: hearth.queue.driver },

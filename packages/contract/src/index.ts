@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./characters.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./labels.ts";

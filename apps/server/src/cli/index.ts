@@ -60,6 +60,48 @@ user
   .option("--no-admin", "revoke administrator")
   .action(async (who, opts) => (await import("./users.ts")).userSetRoleCommand(loadConfig(), who, opts));
 
+const models = program
+  .command("models")
+  .description("Download and choose local GGUF chat models (stored in HEARTH_DATA_DIR/models)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hearth models list\n  hearth models pull qwen2.5-1.5b-instruct --use\n  hearth models use hearth-tiny",
+  );
+models
+  .command("pull")
+  .description("Download a model from the catalog or a URL; an interrupted download resumes")
+  .argument("<name|url>", "catalog name (see `hearth models list`) or an http(s) URL of a .gguf file")
+  .option("--name <id>", "store the model under this id (default: catalog name, or from the URL's file name)")
+  .option("--use", "make it the active model (the server loads it at the next start)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hearth models pull llama-3.2-1b-instruct --use\n" +
+      "  hearth models pull https://example.com/models/my-model.Q4_K_M.gguf --name my-model",
+  )
+  .action(async (target, opts) =>
+    (await import("../features/models/cli.ts")).modelsPullCommand(loadConfig(), target, opts),
+  );
+models
+  .command("list")
+  .description("Show the bundled model, downloaded models (* = active) and catalog models to download")
+  .addHelpText("after", "\nExample:\n  hearth models list")
+  .action(async () => (await import("../features/models/cli.ts")).modelsListCommand(loadConfig()));
+models
+  .command("use")
+  .description("Make a downloaded (or the bundled) model the active one, loaded at the next server start")
+  .argument("<id>", "model id from `hearth models list`")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hearth models use qwen2.5-3b-instruct\n  hearth models use hearth-tiny",
+  )
+  .action(async (id) => (await import("../features/models/cli.ts")).modelsUseCommand(loadConfig(), id));
+models
+  .command("remove")
+  .description("Delete a downloaded model (and any unfinished download of it)")
+  .argument("<id>", "model id from `hearth models list`")
+  .addHelpText("after", "\nExample:\n  hearth models remove llama-3.2-1b-instruct")
+  .action(async (id) => (await import("../features/models/cli.ts")).modelsRemoveCommand(loadConfig(), id));
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

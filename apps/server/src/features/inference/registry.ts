@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type InferenceModel, type ModelList, permission } from "@hearth/contract";
 import { z } from "zod";
-import { type Config, ConfigError, repoRoot } from "../../config.ts";
+import { type Config, ConfigError } from "../../config.ts";
 import type { Viewer } from "../accounts/viewer.ts";
+import { BUNDLED_MODEL, modelFile, readActiveModel } from "../models/index.ts";
 
-export const BUNDLED_MODEL_ID = "hearth-tiny";
-export const BUNDLED_MODEL_PATH = path.join(repoRoot(), "models/hearth-tiny.gguf");
+export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
+export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;
 
 const backendSpec = z.discriminatedUnion("type", [
   z.object({ type: z.literal("embedded"), path: z.string() }),

@@ -66,8 +66,8 @@ export class InferenceService {
   }
 
   /** Starts loading the default model without waiting, so the first chat does not pay for it. */
-  warmUp(): void {
-    this.backend().catch(() => {});
+  warmUp(onError: (error: unknown) => void): void {
+    this.backend().catch(onError);
   }
 
   state(): ModelState {

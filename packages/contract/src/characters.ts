@@ -1,0 +1,178 @@
+import { z } from "zod";
+
+/** Visibility values (chat-and-characters §4). Share is offered for public or hidden bots. */
+export const visibility = z.enum(["public", "private", "permanently_private", "hidden"]);
+export type Visibility = z.infer<typeof visibility>;
+
+/** Review states; `approved` is Hearth's name for "reviewed, nothing to do". */
+export const moderationStatus = z.enum(["approved", "pending", "rereview_required", "fix_required"]);
+export type ModerationStatus = z.infer<typeof moderationStatus>;
+
+export const loraStatus = z.enum(["not_trained", "pending", "ready", "failed"]);
+
+export const moderationReport = z.object({
+  moderation_status: moderationStatus,
+  reason_for_moderation: z.array(z.string()),
+  action_taken_description: z.string().nullable(),
+});
+export type ModerationReport = z.infer<typeof moderationReport>;
+
+export const MAX_TAGS = 12;
+const tag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(32)
+  .regex(/^[\p{L}\p{N} _&'+-]+$/u, "Tags use letters, digits, spaces and - _ & ' +");
+
+/** Limits sized for real cards (long personas and example dialogues), not for abuse. */
+const text = (max: number) => z.string().max(max, `At most ${max} characters`);
+
+export const characterFields = z.object({
+  name: z.string().trim().min(1, "A name is required").max(100),
+  title: text(200).default(""),
+  greeting: text(20_000).default(""),
+  persona: text(50_000).default(""),
+  scenario: text(20_000).default(""),
+  dialogue: text(50_000).default(""),
+  tags: z.array(tag).max(MAX_TAGS, `You can keep only ${MAX_TAGS} tags !`).default([]),
+  avatar_is_nsfw: z.boolean().default(false),
+  definition_visible: z.boolean().default(false),
+  visibility: visibility.default("private"),
+  language: z.string().trim().min(2).max(16).default("en"),
+  is_nsfw: z.boolean().default(false),
+  alternate_greetings: z.array(text(20_000)).max(50).default([]),
+  system_prompt: text(20_000).default(""),
+  post_history_instructions: text(20_000).default(""),
+  creator_notes: text(20_000).default(""),
+});
+
+/** POST /api/characters?switch=T1 */
+export const characterCreate = characterFields;
+export type CharacterCreate = z.input<typeof characterCreate>;
+
+/** PUT/PATCH /api/characters/{id}?switch=T1: only the changed fields. */
+export const characterUpdate = z
+  .object(
+    Object.fromEntries(Object.entries(characterFields.shape).map(([k, v]) => [k, v.optional()])) as {
+      [K in keyof typeof characterFields.shape]: z.ZodOptional<(typeof characterFields.shape)[K]>;
+    },
+  )
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
+export type CharacterUpdate = z.input<typeof characterUpdate>;
+
+/** GET /api/characters/{id}: the profile. Definition fields are null when hidden from the viewer. */
+export const character = z.object({
+  id: z.string(),
+  character_id: z.string(),
+  name: z.string(),
+  title: z.string(),
+  greeting: z.string(),
+  alternate_greetings: z.array(z.string()),
+  persona: z.string().nullable(),
+  scenario: z.string().nullable(),
+  dialogue: z.string().nullable(),
+  system_prompt: z.string().nullable(),
+  post_history_instructions: z.string().nullable(),
+  creator_notes: z.string(),
+  tags: z.array(z.string()),
+  avatar_url: z.string().nullable(),
+  avatar_is_nsfw: z.boolean(),
+  creator_user_id: z.string(),
+  creator_username: z.string().nullable(),
+  definition_visible: z.boolean(),
+  /** True when persona/scenario/dialogue are withheld from this viewer. */
+  definition_hidden: z.boolean(),
+  visibility,
+  num_messages: z.number().int(),
+  num_favorites: z.number().int(),
+  rating_score: z.number().min(0).max(1).nullable(),
+  token_count: z.number().int(),
+  lora_status: loraStatus,
+  language: z.string(),
+  is_nsfw: z.boolean(),
+  moderationReport,
+  reportsType: z.array(z.string()),
+  has_lorebook: z.boolean(),
+  is_favorite: z.boolean(),
+  is_creator: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Character = z.infer<typeof character>;
+
+/** A character in lists and grids (accounts-billing-admin §3, "Character card"). */
+export const characterCard = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string(),
+  avatar_url: z.string().nullable(),
+  avatar_is_nsfw: z.boolean(),
+  creator_user_id: z.string(),
+  creator_username: z.string().nullable(),
+  num_messages: z.number().int(),
+  rating_score: z.number().nullable(),
+  tags: z.array(z.string()),
+  visibility,
+  is_nsfw: z.boolean(),
+  moderationReport: z.object({ moderation_status: moderationStatus }),
+  reportsType: z.array(z.string()),
+  created_at: z.string(),
+});
+export type CharacterCard = z.infer<typeof characterCard>;
+
+export const characterPage = z.object({
+  characters: z.array(characterCard),
+  next_cursor: z.string().nullable(),
+});
+export type CharacterPage = z.infer<typeof characterPage>;
+
+export const characterSort = z.enum(["popular", "new", "rating"]);
+
+/** GET /api/characters: browse and search public bots. */
+export const characterBrowseQuery = z.object({
+  q: z.string().trim().max(100).optional(),
+  tags: z
+    .string()
+    .max(400)
+    .optional()
+    .transform((s) =>
+      s
+        ? s
+            .split(",")
+            .map((t) => t.trim().toLowerCase())
+            .filter(Boolean)
+            .slice(0, MAX_TAGS)
+        : [],
+    ),
+  nsfw: z.stringbool().default(false),
+  sort: characterSort.default("popular"),
+  limit: z.coerce.number().int().min(1).max(60).default(24),
+  cursor: z.string().max(200).optional(),
+});
+
+export const creatorProfile = z.object({
+  creator: z.object({
+    id: z.string(),
+    username: z.string(),
+    name: z.string(),
+    avatar_url: z.string().nullable(),
+  }),
+  characters: z.array(characterCard),
+});
+export type CreatorProfile = z.infer<typeof creatorProfile>;
+
+/** POST /api/characters/import: what was taken from the file and what was not. */
+export const importReport = z.object({
+  format: z.enum(["png_v2", "png_v3", "json_v1", "json_v2", "json_v3", "charx"]),
+  imported: z.array(z.string()),
+  ignored: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+export type ImportReport = z.infer<typeof importReport>;
+
+export const importResult = z.object({ character, report: importReport });
+export type ImportResult = z.infer<typeof importResult>;
+
+export const exportFormat = z.object({ format: z.enum(["png", "json", "charx"]).default("png") });
