@@ -71,7 +71,7 @@ describe("web shell", () => {
 
     await page.reload();
     await accountMenu(page, name).waitFor();
-    expect(await navLinks(page)).toEqual(["Home"]);
+    expect(await navLinks(page)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites"]);
     expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
     await page.getByRole("heading", { name: "No characters yet" }).waitFor();
 
@@ -129,7 +129,7 @@ describe("web shell", () => {
 
   it("shows the not-found page for unknown paths and for spec routes not built yet", async () => {
     const { context, page } = await newPage(browser, server);
-    for (const path of ["/definitely/not/here", "/chats"]) {
+    for (const path of ["/definitely/not/here", "/personas"]) {
       const response = await page.goto(path);
       expect(response?.status()).toBe(200); // SPA fallback; the client decides.
       await page.getByRole("heading", { name: "This page is gone." }).waitFor();
@@ -152,7 +152,15 @@ describe("web shell", () => {
     const { context, page } = await newPage(browser, server);
     await signIn(page, admin.email, admin.password);
     await accountMenu(page, admin.name).waitFor();
-    expect(await navLinks(page)).toEqual(["Home", "Users"]);
+    expect(await navLinks(page)).toEqual([
+      "Home",
+      "Chats",
+      "Create",
+      "My Chatbots",
+      "Favorites",
+      "Users",
+      "Models",
+    ]);
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
     await page.getByRole("searchbox", { name: "Search users" }).fill("Plan Changer");

@@ -57,7 +57,12 @@ export function ensureWebBuild(): void {
   const sourcesAt = Math.max(...inputs.map(newestMtime));
   if (mode !== "always" && builtAt > sourcesAt) return;
 
-  const result = spawnSync("npm", ["run", "build"], { cwd: repoRoot, encoding: "utf8" });
+  // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+  const result = spawnSync("npm", ["run", "build"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (result.status !== 0) {
     throw new Error(`npm run build failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }

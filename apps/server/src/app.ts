@@ -2,25 +2,35 @@ import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { BullJobQueue } from "./adapters/bullmq-queue.ts";
+import { LocalFileStorage } from "./adapters/local-storage.ts";
 import { MemoryEventBus } from "./adapters/memory-bus.ts";
 import { MemoryJobQueue } from "./adapters/memory-queue.ts";
 import { RedisEventBus } from "./adapters/redis-bus.ts";
+import { S3FileStorage } from "./adapters/s3-storage.ts";
 import type { Config } from "./config.ts";
 import { type Database, databaseTarget, openDatabase } from "./db/client.ts";
 import { type Auth, createAuth } from "./features/accounts/auth.ts";
 import { authRoutes } from "./features/accounts/auth-routes.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
+import { exportCard } from "./features/characters/cards/export.ts";
+import { parseCard } from "./features/characters/cards/parse.ts";
+import { characterRoutes } from "./features/characters/routes.ts";
+import { CharacterService } from "./features/characters/service.ts";
+import { modelTokenCounter } from "./features/characters/tokens.ts";
+import { installChat } from "./features/generation/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { openAiRoutes } from "./features/inference/openai-routes.ts";
 import { loadRegistry } from "./features/inference/registry.ts";
 import { modelRoutes } from "./features/inference/routes.ts";
 import { InferenceService } from "./features/inference/service.ts";
+import { adminModelRoutes } from "./features/models/admin-routes.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installMetrics } from "./http/metrics.ts";
 import { serveWeb } from "./http/web.ts";
 import { loggerOptions } from "./logger.ts";
 import type { EventBus } from "./ports/bus.ts";
 import type { JobQueue } from "./ports/queue.ts";
+import type { FileStorage } from "./ports/storage.ts";
 
 /** Everything one Hearth process holds: the composition root's result. */
 export interface Hearth {
@@ -31,6 +41,8 @@ export interface Hearth {
   queue: JobQueue;
   bus: EventBus;
   inference: InferenceService;
+  storage: FileStorage;
+  characters: CharacterService;
   close(): Promise<void>;
 }
 
@@ -49,6 +61,13 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, prefix) : new MemoryEventBus();
   const auth = createAuth(config, database.db);
   const inference = new InferenceService(config, loadRegistry(config));
+  const storage = openFileStorage(config);
+  const characters = new CharacterService({
+    db: database.db,
+    storage,
+    countTokens: modelTokenCounter(inference),
+    reviewPublicBots: config.reviewPublicBots,
+  });
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
@@ -56,14 +75,41 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     bodyLimit: 1024 * 1024,
     // Generation streams stay open; do not let keep-alive defaults cut them.
     requestTimeout: 0,
+    // Open event streams must not hold up a shutdown; clients resume them elsewhere.
+    forceCloseConnections: true,
   });
   installErrorHandling(app);
   installMetrics(app);
   await app.register(cookie);
-  await app.register(rateLimit, { max: 600, timeWindow: "1 minute" });
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: "1 minute",
+      // Only API calls count: a page load fetches dozens of static files.
+      allowList: (req) => !req.url.startsWith("/api/") && !req.url.startsWith("/v1/"),
+    });
+  }
   await app.register(authRoutes, { auth });
   await app.register(accountRoutes, { config, db: database.db, auth });
+  await app.register(characterRoutes, {
+    config,
+    db: database.db,
+    auth,
+    storage,
+    service: characters,
+    cards: { parse: parseCard, export: exportCard },
+  });
   await app.register(modelRoutes, { auth, inference });
+  await app.register(adminModelRoutes, { config, auth, inference });
+  const stopUpkeep = await installChat(app, {
+    db: database.db,
+    config,
+    queue,
+    bus,
+    inference,
+    auth,
+    storage,
+  });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey });
   await app.register(healthRoutes, {
     version: config.version,
@@ -83,9 +129,12 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     queue,
     bus,
     inference,
+    storage,
+    characters,
     async close() {
       if (closed) return;
       closed = true;
+      stopUpkeep();
       await app.close();
       await inference.close();
       await queue.close();
@@ -93,4 +142,11 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       if (!overrides.database) await database.close();
     },
   };
+}
+
+/** S3-compatible storage when a bucket is configured, else files under the data directory. */
+export function openFileStorage(config: Config): FileStorage {
+  return config.storage.s3
+    ? new S3FileStorage(config.storage.s3)
+    : new LocalFileStorage(config.storage.filesDir);
 }

@@ -43,6 +43,17 @@ const envSchema = z.object({
   LLM_SEQUENCES: z.coerce.number().int().min(1).max(64).default(4),
   HEARTH_MODELS_FILE: z.string().optional(),
   HEARTH_API_KEY: z.string().min(16).optional(),
+  HEARTH_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  HEARTH_DAILY_LIMIT_GUEST: z.coerce.number().int().min(0).default(30),
+  HEARTH_DAILY_LIMIT_FREE: z.coerce.number().int().min(0).default(300),
+  HEARTH_DAILY_LIMIT_PAID: z.coerce.number().int().min(0).default(0),
+  HEARTH_REVIEW_PUBLIC_BOTS: z.stringbool().default(true),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PUBLIC_URL: z.url().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -77,6 +88,24 @@ export interface Config {
   };
   /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
   apiKey: string | null;
+  /** API requests per minute per client address; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Messages a day by standing; 0 means no limit. */
+  dailyLimits: { guest: number; free: number; paid: number };
+  /** Public bots go to the moderators' review queue (`pending`) when created or edited. */
+  reviewPublicBots: boolean;
+  /** Uploaded files: S3-compatible storage when a bucket is named, else `filesDir` on local disk. */
+  storage: {
+    filesDir: string;
+    s3: {
+      bucket: string;
+      endpoint: string | null;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      publicUrl: string | null;
+    } | null;
+  };
   version: string;
 }
 
@@ -102,6 +131,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           label: e.OIDC_LABEL,
         }
       : null;
+  if (e.S3_BUCKET && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too",
+    );
+  }
+  const s3 = e.S3_BUCKET
+    ? {
+        bucket: e.S3_BUCKET,
+        endpoint: e.S3_ENDPOINT ?? null,
+        region: e.S3_REGION,
+        accessKeyId: e.S3_ACCESS_KEY_ID ?? "",
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? "",
+        publicUrl: e.S3_PUBLIC_URL ?? null,
+      }
+    : null;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -129,6 +173,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelsFile: e.HEARTH_MODELS_FILE ?? null,
     },
     apiKey: e.HEARTH_API_KEY ?? null,
+    rateLimitPerMinute: e.HEARTH_RATE_LIMIT,
+    dailyLimits: {
+      guest: e.HEARTH_DAILY_LIMIT_GUEST,
+      free: e.HEARTH_DAILY_LIMIT_FREE,
+      paid: e.HEARTH_DAILY_LIMIT_PAID,
+    },
+    reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
+    storage: { filesDir: path.join(dataDir, "files"), s3 },
     version: readVersion(),
   };
 }

@@ -11,6 +11,8 @@ export interface TestHearth extends Hearth {
   /** Signs up a fresh email account and answers its cookie header and id. */
   signUp(opts?: { name?: string; username?: string }): Promise<{ cookie: string; id: string; email: string }>;
   signInAsGuest(): Promise<{ cookie: string; id: string }>;
+  /** Starts listening on a free loopback port; answers the base URL. */
+  listen(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,9 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     async signInAsGuest() {
       const { cookie, user } = await authPost("/api/auth/sign-in/anonymous", {});
       return { cookie, id: user.id };
+    },
+    async listen() {
+      return hearth.app.listen({ port: 0, host: "127.0.0.1" });
     },
     async stop() {
       await hearth.close();

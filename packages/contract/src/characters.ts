@@ -52,12 +52,21 @@ export const characterFields = z.object({
 export const characterCreate = characterFields;
 export type CharacterCreate = z.input<typeof characterCreate>;
 
-/** PUT/PATCH /api/characters/{id}?switch=T1: only the changed fields. */
+type FieldShape = typeof characterFields.shape;
+type WithoutDefault<T> = T extends z.ZodDefault<infer Inner> ? Inner : T;
+
+/**
+ * PUT/PATCH /api/characters/{id}?switch=T1: only the changed fields. The create defaults are
+ * removed first: a default inside an optional field would fill every absent field and reset it.
+ */
 export const characterUpdate = z
   .object(
-    Object.fromEntries(Object.entries(characterFields.shape).map(([k, v]) => [k, v.optional()])) as {
-      [K in keyof typeof characterFields.shape]: z.ZodOptional<(typeof characterFields.shape)[K]>;
-    },
+    Object.fromEntries(
+      Object.entries(characterFields.shape).map(([k, v]) => [
+        k,
+        (v instanceof z.ZodDefault ? v.unwrap() : v).optional(),
+      ]),
+    ) as { [K in keyof FieldShape]: z.ZodOptional<WithoutDefault<FieldShape[K]>> },
   )
   .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
 export type CharacterUpdate = z.input<typeof characterUpdate>;
@@ -176,3 +185,54 @@ export const importResult = z.object({ character, report: importReport });
 export type ImportResult = z.infer<typeof importResult>;
 
 export const exportFormat = z.object({ format: z.enum(["png", "json", "charx"]).default("png") });
+
+/** GET/PUT/PATCH /api/characters/{id}: `switch` (the spec sends T1) asks for the creator's edit view. */
+export const characterGetQuery = z.object({
+  switch: z.string().max(16).optional(),
+  /** Accepted for the spec's client; profiles are served in the language they were written in. */
+  language: z.string().trim().max(16).optional(),
+});
+
+const pageLimit = z.coerce.number().int().min(1).max(60).default(24);
+const pageCursor = z.string().max(400).optional();
+
+/** GET /api/users/characters?switch=T1: the viewer's own bots (My Chatbots). */
+export const myCharactersSort = z.enum(["status", "updated", "new", "popular", "name"]);
+export const myCharactersQuery = z.object({
+  switch: z.string().max(16).optional(),
+  q: z.string().trim().max(100).optional(),
+  visibility: visibility.optional(),
+  moderation_status: moderationStatus.optional(),
+  /** `status` (default): fix_required first, then rereview_required and pending, then by last edit. */
+  sort: myCharactersSort.default("status"),
+  limit: pageLimit,
+  cursor: pageCursor,
+});
+
+/** GET /api/users/favorites: newest favorite first. */
+export const favoritesQuery = z.object({ limit: pageLimit, cursor: pageCursor });
+
+/** POST and DELETE /api/characters/{id}/favorite. */
+export const favoriteState = z.object({ is_favorite: z.boolean(), num_favorites: z.number().int() });
+export type FavoriteState = z.infer<typeof favoriteState>;
+
+/** GET /api/creators/{username}. */
+export const creatorQuery = z.object({ nsfw: z.stringbool().default(false) });
+
+/** GET /api/characters/tags: the most used tags of listed bots, for the browse page's chips. */
+export const characterTagsQuery = z.object({
+  nsfw: z.stringbool().default(false),
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+});
+export const characterTags = z.object({
+  tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+});
+export type CharacterTags = z.infer<typeof characterTags>;
+
+/** PUT /api/admin/characters/{id}/moderation: a moderator completes a review (admins only). */
+export const characterModerationUpdate = z.object({
+  moderation_status: moderationStatus,
+  reason_for_moderation: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
+  action_taken_description: z.string().trim().max(2000).nullable().optional(),
+});
+export type CharacterModerationUpdate = z.infer<typeof characterModerationUpdate>;

@@ -1,5 +1,7 @@
 export * from "./accounts.ts";
+export * from "./admin-models.ts";
 export * from "./characters.ts";
+export * from "./chats.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./labels.ts";

@@ -113,6 +113,10 @@ export class LlamaCppBackend implements LlmBackend {
     return this.model.tokenize(text).length;
   }
 
+  tokenCounter(): (text: string) => number {
+    return (text) => this.model.tokenize(text).length;
+  }
+
   /** Renders the chat with the model's own template into tokens. */
   chatTokens(messages: ChatTurn[]): Token[] {
     const history: ChatHistoryItem[] = [];

@@ -79,6 +79,10 @@ export class OpenAiCompatibleBackend implements LlmBackend {
     return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
   }
 
+  tokenCounter(): (text: string) => number {
+    return (text) => Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
+  }
+
   async *chat(request: GenerateRequest): AsyncGenerator<LlmEvent> {
     const last = request.messages.at(-1);
     const continuing = last?.role === "assistant";

@@ -60,6 +60,24 @@ user
   .option("--no-admin", "revoke administrator")
   .action(async (who, opts) => (await import("./users.ts")).userSetRoleCommand(loadConfig(), who, opts));
 
+program
+  .command("import")
+  .description("Import character cards (Tavern V1/V2/V3 PNG, JSON or CharX) as private characters")
+  .argument("<files...>", "card files")
+  .option("--user <user>", "email or username of the owner (default: the first administrator)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hearth import mira.png quill.charx\n  hearth import cards/*.json --user alice",
+  )
+  .action(async (files, opts) =>
+    (await import("../features/characters/cli.ts")).importCommand(loadConfig(), files, opts),
+  );
+
+program
+  .command("seed")
+  .description("Create the demo characters (public, owned by the system user @hearth); safe to run again")
+  .action(async () => (await import("../features/characters/cli.ts")).seedCommand(loadConfig()));
+
 const models = program
   .command("models")
   .description("Download and choose local GGUF chat models (stored in HEARTH_DATA_DIR/models)")

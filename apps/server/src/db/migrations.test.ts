@@ -13,7 +13,18 @@ describe.each(drivers)("migrations on %s", (driver) => {
       const rows = await t.database.db.execute<{ table_name: string }>(
         sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
       );
-      expect(rows.rows.map((r) => r.table_name)).toEqual(["accounts", "sessions", "users", "verifications"]);
+      expect(rows.rows.map((r) => r.table_name)).toEqual([
+        "accounts",
+        "characters",
+        "conversations",
+        "daily_usage",
+        "favorites",
+        "generations",
+        "messages",
+        "sessions",
+        "users",
+        "verifications",
+      ]);
     } finally {
       await t.drop();
     }

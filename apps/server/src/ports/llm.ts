@@ -66,6 +66,8 @@ export interface LlmBackend {
   /** Streams a raw-text continuation, for the OpenAI `/v1/completions` endpoint. */
   complete(request: CompletionRequest): AsyncIterable<LlmEvent>;
   countTokens(text: string): Promise<number>;
+  /** A synchronous counter for prompt budgeting: exact where the tokenizer is local, else an estimate. */
+  tokenCounter(): (text: string) => number;
   close(): Promise<void>;
 }
 

@@ -87,6 +87,23 @@ describe("guardRoute", () => {
     });
   });
 
+  it("shows the create page's signed-out version to visitors and guests, and checks members", () => {
+    for (const path of ["/chatbot/create", "/chatbot/create/$draftId", "/character/create"]) {
+      expect(guardRoute(entry(path), null, "/chatbot/create")).toEqual({ kind: "allow" });
+      expect(guardRoute(entry(path), guest, "/chatbot/create")).toEqual({ kind: "allow" });
+      expect(guardRoute(entry(path), free, "/chatbot/create")).toEqual({ kind: "allow" });
+    }
+    const noCreate = user({ permissions: ["site_access", "view_chat"] });
+    expect(guardRoute(entry("/chatbot/create"), noCreate, "/chatbot/create")).toEqual({
+      kind: "accessDenied",
+    });
+    // The editor has no signed-out version.
+    expect(guardRoute(entry("/chatbot/edit/$characterId"), null, "/chatbot/edit/1")).toEqual({
+      kind: "signIn",
+      redirect: "/chatbot/edit/1",
+    });
+  });
+
   it("shows the limited-access page to limited_access holders who lack the permission", () => {
     expect(guardRoute(entry("/"), limited, "/")).toEqual({ kind: "limitedAccess" });
     expect(guardRoute(entry("/admin/users"), limited, "/admin/users")).toEqual({ kind: "limitedAccess" });
@@ -150,7 +167,30 @@ describe("route table", () => {
 
   it("has screens only for the pages that exist", () => {
     const withScreens = routeTable.filter((route) => route.screen).map((route) => route.path);
-    expect(withScreens.sort()).toEqual(["/", "/accessDenied", "/admin/users", "/sign-in", "/sign-up"]);
+    expect(withScreens.sort()).toEqual([
+      "/",
+      "/accessDenied",
+      "/admin/models",
+      "/admin/users",
+      "/character/create",
+      "/character/edit/$characterId",
+      "/chat/$characterId",
+      "/chat/$characterId/$conversationId",
+      "/chatbot/$characterId",
+      "/chatbot/create",
+      "/chatbot/create/$draftId",
+      "/chatbot/edit/$characterId",
+      "/chatbots/drafts",
+      "/chats",
+      "/chats/$characterId",
+      "/creator/$username",
+      "/favorites",
+      "/my-characters",
+      "/my-chatbots",
+      "/my-chatbots/drafts",
+      "/sign-in",
+      "/sign-up",
+    ]);
   });
 });
 
@@ -160,8 +200,10 @@ describe("visibleNav", () => {
 
   it("filters the navigation by permission", () => {
     expect(labels(null)).toEqual(["Home"]);
-    expect(labels(free)).toEqual(["Home"]);
+    expect(labels(free)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites"]);
     expect(labels(guest)).toEqual(["Home"]);
-    expect(labels(admin)).toEqual(["Home", "Users"]);
+    expect(labels(admin)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites", "Users", "Models"]);
+    const reader = user({ permissions: ["site_access", "view_chat"] });
+    expect(labels(reader)).toEqual(["Home", "Chats", "Favorites"]);
   });
 });

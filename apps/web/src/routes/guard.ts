@@ -48,6 +48,7 @@ export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: 
   if (route.signedOutOnly) {
     return member ? { kind: "continue", to: safeRedirect(redirectParam(href)) } : { kind: "allow" };
   }
+  if (route.signedOutScreen && !member) return { kind: "allow" };
   if (route.login && !member) return { kind: "signIn", redirect: href };
 
   // Signed-out visitors hold no permissions and the spec lets such users through (§6); a
@@ -58,8 +59,11 @@ export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: 
   return { kind: "allow" };
 }
 
-/** Whether a link to this route should be offered to this user (navigation filtering). */
+/**
+ * Whether a link to this route should be offered to this user (navigation filtering). A
+ * signed-out version of a screen doesn't earn a link: only those who can use the page get one.
+ */
 export function canOpen(route: RouteAccess, me: Me | null): boolean {
-  const decision = guardRoute(route, me, "/");
+  const decision = guardRoute({ ...route, signedOutScreen: undefined }, me, "/");
   return decision.kind === "allow";
 }

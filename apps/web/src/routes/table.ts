@@ -21,6 +21,11 @@ export interface RouteAccess {
   permission?: Permission;
   /** Pages for signed-out visitors and guests (sign-in, sign-up); members are sent on. */
   signedOutOnly?: true;
+  /**
+   * Signed-out visitors and guests see the screen's own signed-out version (the create page's
+   * 'Unlock Bot Creation' hero) instead of being sent to sign in; members are checked as usual.
+   */
+  signedOutScreen?: true;
 }
 
 export interface RouteEntry extends RouteAccess {
@@ -31,10 +36,54 @@ export interface RouteEntry extends RouteAccess {
   screen?: () => Promise<{ default: () => ReactNode }>;
 }
 
+// Screens reached by more than one path (the spec's aliases) share one entry body.
+const myChatbots = {
+  layout: "main",
+  login: true,
+  permission: "view_my_chat_bots",
+  title: "My Chatbots",
+  screen: () => import("./characters/my-chatbots.tsx"),
+} as const satisfies Omit<RouteEntry, "path">;
+const drafts = {
+  layout: "main",
+  login: true,
+  permission: "view_my_chat_bots",
+  title: "Drafts",
+  screen: () => import("./characters/drafts.tsx"),
+} as const satisfies Omit<RouteEntry, "path">;
+// Logged-out visitors see a hero with an 'Unlock Bot Creation' button (accounts-billing-admin §2.2).
+const createChatbot = {
+  layout: "main",
+  login: true,
+  permission: "create_character",
+  signedOutScreen: true,
+  title: "Create a chatbot",
+  screen: () => import("./characters/chatbot-create.tsx"),
+} as const satisfies Omit<RouteEntry, "path">;
+const editChatbot = {
+  layout: "main",
+  login: true,
+  permission: "create_character",
+  title: "Edit chatbot",
+  screen: () => import("./characters/chatbot-edit.tsx"),
+} as const satisfies Omit<RouteEntry, "path">;
+
 export const routeTable: readonly RouteEntry[] = [
   // No footer, view_chat
-  { path: "/chat/$characterId", layout: "noFooter", permission: "view_chat" },
-  { path: "/chat/$characterId/$conversationId", layout: "noFooter", permission: "view_chat" },
+  {
+    path: "/chat/$characterId",
+    layout: "noFooter",
+    permission: "view_chat",
+    title: "Chat",
+    screen: () => import("./chat.tsx"),
+  },
+  {
+    path: "/chat/$characterId/$conversationId",
+    layout: "noFooter",
+    permission: "view_chat",
+    title: "Chat",
+    screen: () => import("./chat.tsx"),
+  },
   // No footer, nothing beyond the layout
   { path: "/sale", layout: "noFooter" },
   { path: "/external/signup", layout: "noFooter" },
@@ -48,12 +97,37 @@ export const routeTable: readonly RouteEntry[] = [
   // Main, view_chat
   { path: "/", layout: "main", permission: "view_chat", screen: () => import("./home.tsx") },
   { path: "/external", layout: "main", permission: "view_chat" },
-  { path: "/creator/$username", layout: "main", permission: "view_chat" },
+  {
+    path: "/creator/$username",
+    layout: "main",
+    permission: "view_chat",
+    title: "Creator",
+    screen: () => import("./characters/creator.tsx"),
+  },
   { path: "/blocked-creators", layout: "main", login: true, permission: "view_chat" }, // named here; §6 needs login
-  { path: "/chats", layout: "main", permission: "view_chat" },
-  { path: "/chats/$characterId", layout: "main", permission: "view_chat" },
+  {
+    path: "/chats",
+    layout: "main",
+    permission: "view_chat",
+    title: "Chats",
+    screen: () => import("./chats.tsx"),
+  },
+  {
+    path: "/chats/$characterId",
+    layout: "main",
+    permission: "view_chat",
+    title: "Chats",
+    screen: () => import("./chats-character.tsx"),
+  },
   // The favorites page is listed under Main (view_chat) and Protected (login): it needs both.
-  { path: "/favorites", layout: "main", login: true, permission: "view_chat" }, // named here
+  {
+    path: "/favorites", // named here
+    layout: "main",
+    login: true,
+    permission: "view_chat",
+    title: "Favorite Bots",
+    screen: () => import("./characters/favorites.tsx"),
+  },
 
   // Open pages
   { path: "/privacy", layout: "main" },
@@ -104,21 +178,28 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/user-not-found", layout: "main", login: true },
   { path: "/welcome", layout: "main", login: true },
   // Protected, view_my_chat_bots
-  { path: "/my-characters", layout: "main", login: true, permission: "view_my_chat_bots" },
-  { path: "/my-chatbots", layout: "main", login: true, permission: "view_my_chat_bots" },
-  { path: "/my-chatbots/drafts", layout: "main", login: true, permission: "view_my_chat_bots" },
+  { path: "/my-characters", ...myChatbots },
+  { path: "/my-chatbots", ...myChatbots },
+  { path: "/my-chatbots/drafts", ...drafts },
+  { path: "/chatbots/drafts", ...drafts }, // chat-and-characters §2 names both paths
   // Protected, view_chat
   { path: "/personas", layout: "main", login: true, permission: "view_chat" }, // named here
   { path: "/personas/create", layout: "main", login: true, permission: "view_chat" }, // named here
   { path: "/personas/edit/$personaId", layout: "main", login: true, permission: "view_chat" },
   // Protected, create_character
-  { path: "/character/create", layout: "main", login: true, permission: "create_character" },
-  { path: "/chatbot/create", layout: "main", login: true, permission: "create_character" },
-  { path: "/chatbot/create/$draftId", layout: "main", login: true, permission: "create_character" },
-  { path: "/character/edit/$characterId", layout: "main", login: true, permission: "create_character" },
-  { path: "/chatbot/edit/$characterId", layout: "main", login: true, permission: "create_character" },
+  { path: "/character/create", ...createChatbot },
+  { path: "/chatbot/create", ...createChatbot },
+  { path: "/chatbot/create/$draftId", ...createChatbot },
+  { path: "/character/edit/$characterId", ...editChatbot },
+  { path: "/chatbot/edit/$characterId", ...editChatbot },
   // Protected, login
-  { path: "/chatbot/$characterId", layout: "main", login: true },
+  {
+    path: "/chatbot/$characterId",
+    layout: "main",
+    login: true,
+    title: "Chatbot",
+    screen: () => import("./characters/chatbot-profile.tsx"),
+  },
   { path: "/link/$pledgeService", layout: "main", login: true },
   { path: "/link/$pledgeService/$transientId", layout: "main", login: true },
   // Protected, report_character (with the optional character id)
@@ -133,6 +214,15 @@ export const routeTable: readonly RouteEntry[] = [
     permission: "admin",
     title: "Users",
     screen: () => import("./admin/users.tsx"),
+  },
+  // Hearth's operator page: the chat model, downloads and switching it need the admin permission.
+  {
+    path: "/admin/models",
+    layout: "main",
+    login: true,
+    permission: "admin",
+    title: "Models",
+    screen: () => import("./admin/models.tsx"),
   },
 ];
 

@@ -8,6 +8,8 @@ import { BUNDLED_MODEL, modelFile, readActiveModel } from "../models/index.ts";
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
 export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;
+/** The bundled model saw 512-token windows in training (models/README.md); longer prompts confuse it. */
+const BUNDLED_CONTEXT = 512;
 
 const backendSpec = z.discriminatedUnion("type", [
   z.object({ type: z.literal("embedded"), path: z.string() }),
@@ -78,11 +80,13 @@ function singleModel(config: Config): RegistryEntry {
     };
   }
   const local = resolveLocalModel(config);
+  const bundled = path.resolve(local.path) === BUNDLED_MODEL_PATH;
   return {
     ...base,
+    ...(bundled ? { context_size: BUNDLED_CONTEXT } : {}),
     id: local.id,
-    name: local.id === BUNDLED_MODEL_ID ? "Hearth Tiny (demo)" : local.id,
-    tags: local.id === BUNDLED_MODEL_ID ? ["demo"] : [],
+    name: bundled ? "Hearth Tiny (demo)" : local.id,
+    tags: bundled ? ["demo"] : [],
     backend: { type: "embedded", path: local.path },
   };
 }

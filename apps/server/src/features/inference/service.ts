@@ -13,11 +13,22 @@ export class InferenceService {
   private backends = new Map<string, Promise<LlmBackend>>();
   private loaded = new Set<string>();
   private failures = new Map<string, string>();
+  private current: ModelRegistry;
+  /** Backends of earlier registries (see reload), each closing once it is idle. */
+  private retiring = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(
     private config: Config,
-    readonly registry: ModelRegistry,
-  ) {}
+    registry: ModelRegistry,
+  ) {
+    this.current = registry;
+  }
+
+  /** The models on offer now; reload() replaces it. */
+  get registry(): ModelRegistry {
+    return this.current;
+  }
 
   entry(id: string): RegistryEntry | undefined {
     return this.registry.entries.find((e) => e.id === id);
@@ -32,16 +43,22 @@ export class InferenceService {
     if (!entry) return Promise.reject(new LlmError(`No model "${id}" on this server.`, "bad_request"));
     let pending = this.backends.get(id);
     if (!pending) {
+      // A backend retired by reload() while loading no longer speaks for its id.
+      const current = () => this.backends.get(id) === pending;
       pending = this.create(entry).then(
         (b) => {
-          this.loaded.add(id);
-          this.failures.delete(id);
+          if (current()) {
+            this.loaded.add(id);
+            this.failures.delete(id);
+          }
           return b;
         },
         (error: unknown) => {
           // Forget the failure so a later call tries again (e.g. the server came up).
-          this.backends.delete(id);
-          this.failures.set(id, error instanceof Error ? error.message : String(error));
+          if (current()) {
+            this.backends.delete(id);
+            this.failures.set(id, error instanceof Error ? error.message : String(error));
+          }
           throw error;
         },
       );
@@ -81,9 +98,71 @@ export class InferenceService {
     return { status: "ok", backend, name: entry.name, ...(demo ? { detail: demo.trim() } : {}) };
   }
 
+  /**
+   * Switches to another registry without a restart: new generations use its models at once.
+   * Backends whose entry is unchanged are kept; the others are retired and closed once idle (no
+   * sequence generating), never under a running generation.
+   */
+  reload(registry: ModelRegistry): void {
+    const next = new Map(registry.entries.map((e) => [e.id, e]));
+    const previous = this.current;
+    this.current = registry;
+    for (const [id, pending] of [...this.backends]) {
+      const before = previous.entries.find((e) => e.id === id);
+      const after = next.get(id);
+      if (before && after && sameBackend(before, after)) continue;
+      this.backends.delete(id);
+      this.loaded.delete(id);
+      this.retire(pending);
+    }
+    for (const id of [...this.failures.keys()]) if (!next.has(id)) this.failures.delete(id);
+    for (const id of [...this.loaded]) if (!next.has(id)) this.loaded.delete(id);
+  }
+
+  /** Resolves once every backend retired by reload() is closed. */
+  async whenRetired(): Promise<void> {
+    while (this.retiring.size > 0) await Promise.all([...this.retiring]);
+  }
+
+  private retire(pending: Promise<LlmBackend>): void {
+    const done = (async () => {
+      let backend: LlmBackend;
+      try {
+        backend = await pending;
+      } catch {
+        return; // It never loaded: nothing to close.
+      }
+      // Idle twice in a row, a check apart: a caller that has just been handed the backend has
+      // taken its sequence by the second look.
+      for (let idleChecks = 0; !this.closed; ) {
+        idleChecks = busySequences(backend) === 0 ? idleChecks + 1 : 0;
+        if (idleChecks >= 2) break;
+        await new Promise((resolve) => setTimeout(resolve, RETIRE_CHECK_MS).unref());
+      }
+      await backend.close().catch(() => {});
+    })();
+    this.retiring.add(done);
+    void done.finally(() => this.retiring.delete(done));
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     const all = [...this.backends.values()];
     this.backends.clear();
     await Promise.all(all.map((p) => p.then((b) => b.close()).catch(() => {})));
+    await this.whenRetired();
   }
+}
+
+/** How often a retired backend is checked for idleness. */
+const RETIRE_CHECK_MS = 250;
+
+/** Sequences generating now: the embedded engine counts them; a remote server holds none here. */
+function busySequences(backend: LlmBackend): number {
+  const busy = (backend as { busySequences?: unknown }).busySequences;
+  return typeof busy === "number" ? busy : 0;
+}
+
+function sameBackend(a: RegistryEntry, b: RegistryEntry): boolean {
+  return JSON.stringify([a.backend, a.context_size]) === JSON.stringify([b.backend, b.context_size]);
 }

@@ -26,8 +26,9 @@ export function makeGgufBytes(size: number): Buffer {
   return Buffer.concat([header, randomBytes(size - header.length)]);
 }
 
-export async function startGgufServer(size = 3 * 1024 * 1024): Promise<GgufTestServer> {
-  const file = makeGgufBytes(size);
+/** Serves `content` when it is a Buffer (a real model, say), else that many random GGUF-looking bytes. */
+export async function startGgufServer(content: number | Buffer = 3 * 1024 * 1024): Promise<GgufTestServer> {
+  const file = Buffer.isBuffer(content) ? content : makeGgufBytes(content);
   const sha256 = createHash("sha256").update(file).digest("hex");
   const cutAt = 1024 * 1024;
   const requests: GgufTestServer["requests"] = [];

@@ -1,5 +1,5 @@
 import type { Me } from "@hearth/contract";
-import { House, type LucideIcon, Users } from "lucide-react";
+import { Bot, Cpu, Heart, House, type LucideIcon, MessagesSquare, SquarePen, Users } from "lucide-react";
 import { canOpen } from "../../routes/guard.ts";
 import { routeEntry } from "../../routes/table.ts";
 
@@ -7,6 +7,8 @@ export interface NavItem {
   to: string;
   label: string;
   icon: LucideIcon;
+  /** Hidden from guests (their chats aren't saved, so there is nothing to list). */
+  membersOnly?: true;
 }
 
 export interface NavSection {
@@ -16,8 +18,22 @@ export interface NavSection {
 
 /** Every link the side navigation may show. A new feature adds its item here. */
 const navSections: NavSection[] = [
-  { items: [{ to: "/", label: "Home", icon: House }] },
-  { label: "Admin", items: [{ to: "/admin/users", label: "Users", icon: Users }] },
+  {
+    items: [
+      { to: "/", label: "Home", icon: House },
+      { to: "/chats", label: "Chats", icon: MessagesSquare, membersOnly: true },
+      { to: "/chatbot/create", label: "Create", icon: SquarePen },
+      { to: "/my-chatbots", label: "My Chatbots", icon: Bot },
+      { to: "/favorites", label: "Favorites", icon: Heart },
+    ],
+  },
+  {
+    label: "Admin",
+    items: [
+      { to: "/admin/users", label: "Users", icon: Users },
+      { to: "/admin/models", label: "Models", icon: Cpu },
+    ],
+  },
 ];
 
 /**
@@ -30,6 +46,7 @@ export function visibleNav(me: Me | null): NavSection[] {
       ...section,
       items: section.items.filter((item) => {
         const entry = routeEntry(item.to);
+        if (item.membersOnly && (!me || me.is_guest)) return false;
         return entry?.screen !== undefined && canOpen(entry, me);
       }),
     }))

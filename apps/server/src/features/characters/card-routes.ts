@@ -1,0 +1,50 @@
+import { exportFormat, type ImportResult } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
+import { parse } from "../../http/validate.ts";
+import { getViewer } from "../accounts/viewer.ts";
+import { MAX_FILE_BYTES } from "./cards/limits.ts";
+import { importCard } from "./import.ts";
+import { assertCanCreate, assertCanExport } from "./policy.ts";
+import { toCharacter } from "./present.ts";
+import { type CharactersRouteDeps, loadCharacter, readUpload } from "./route-context.ts";
+
+/** Character card files (Tavern V1/V2/V3 as PNG, JSON or CharX): import and export. */
+export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps) {
+  const { service, storage, cards } = deps;
+
+  app.post("/api/characters/import", async (req, reply): Promise<ImportResult> => {
+    const viewer = assertCanCreate(await getViewer(deps.auth, req));
+    const upload = await readUpload(req, MAX_FILE_BYTES);
+    const { row, report } = await importCard({ service, parseCard: cards.parse }, viewer, upload);
+    reply.status(201);
+    return {
+      character: toCharacter(
+        { character: row, creatorUsername: viewer.username, isFavorite: false },
+        viewer,
+        storage,
+      ),
+      report,
+    };
+  });
+
+  app.get("/api/characters/:id/export", async (req, reply) => {
+    const { format } = parse(exportFormat, req.query);
+    const { viewer, found } = await loadCharacter(deps, req);
+    assertCanExport(viewer, found.character);
+    const file = await cards.export(await service.exportable(found), format);
+    return (
+      reply
+        .header("content-type", file.contentType)
+        .header("content-disposition", contentDisposition(file.filename))
+        // The file may hold a private definition: no shared caches.
+        .header("cache-control", "private, no-store")
+        .send(file.body)
+    );
+  });
+}
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

@@ -1,0 +1,84 @@
+import type { Character, CharacterCard } from "@hearth/contract";
+import type { FileStorage } from "../../ports/storage.ts";
+import type { CardRow } from "./list-queries.ts";
+import { canSeeDefinition, isCreator, type MaybeViewer } from "./policy.ts";
+import type { FoundCharacter } from "./queries.ts";
+import type { CharacterRow } from "./schema.ts";
+
+/** Avatar files next to the stored key prefix: the profile size and the grid thumbnail. */
+export const AVATAR_SIZES = { large: 512, small: 128 } as const;
+export const avatarFileKey = (prefix: string, size: keyof typeof AVATAR_SIZES) =>
+  `${prefix}-${AVATAR_SIZES[size]}.webp`;
+
+export function avatarUrl(storage: FileStorage, row: Pick<CharacterRow, "avatarKey">): string | null {
+  return row.avatarKey ? storage.url(avatarFileKey(row.avatarKey, "large")) : null;
+}
+
+/** The full character as this viewer may see it: definition fields are null when withheld. */
+export function toCharacter(found: FoundCharacter, viewer: MaybeViewer, storage: FileStorage): Character {
+  const r = found.character;
+  const shown = canSeeDefinition(viewer, r);
+  const hidden = <T>(value: T): T | null => (shown ? value : null);
+  return {
+    id: r.id,
+    character_id: r.id,
+    name: r.name,
+    title: r.title,
+    greeting: r.greeting,
+    alternate_greetings: r.alternateGreetings,
+    persona: hidden(r.persona),
+    scenario: hidden(r.scenario),
+    dialogue: hidden(r.dialogue),
+    system_prompt: hidden(r.systemPrompt),
+    post_history_instructions: hidden(r.postHistoryInstructions),
+    creator_notes: r.creatorNotes,
+    tags: r.tags,
+    avatar_url: avatarUrl(storage, r),
+    avatar_is_nsfw: r.avatarIsNsfw,
+    creator_user_id: r.creatorUserId,
+    creator_username: found.creatorUsername,
+    definition_visible: r.definitionVisible,
+    definition_hidden: !shown,
+    visibility: r.visibility,
+    num_messages: r.numMessages,
+    num_favorites: r.numFavorites,
+    rating_score: r.ratingScore,
+    token_count: r.tokenCount,
+    lora_status: r.loraStatus,
+    language: r.language,
+    is_nsfw: r.isNsfw,
+    moderationReport: {
+      moderation_status: r.moderationStatus,
+      reason_for_moderation: r.reasonForModeration,
+      action_taken_description: r.actionTakenDescription,
+    },
+    reportsType: r.reportsType,
+    // Whether a lorebook exists is not part of the definition's secret; its content is.
+    has_lorebook: r.characterBook !== null,
+    is_favorite: found.isFavorite,
+    is_creator: isCreator(viewer, r),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+export function toCard(row: CardRow, storage: FileStorage): CharacterCard {
+  const r = row.character;
+  return {
+    id: r.id,
+    name: r.name,
+    title: r.title,
+    avatar_url: avatarUrl(storage, r),
+    avatar_is_nsfw: r.avatarIsNsfw,
+    creator_user_id: r.creatorUserId,
+    creator_username: row.creatorUsername,
+    num_messages: r.numMessages,
+    rating_score: r.ratingScore,
+    tags: r.tags,
+    visibility: r.visibility,
+    is_nsfw: r.isNsfw,
+    moderationReport: { moderation_status: r.moderationStatus },
+    reportsType: r.reportsType,
+    created_at: r.createdAt.toISOString(),
+  };
+}

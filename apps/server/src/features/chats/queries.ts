@@ -1,0 +1,252 @@
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
+
+const PREVIEW_CHARS = 200;
+
+export async function findConversation(db: Db, id: string): Promise<ConversationRow | null> {
+  const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
+  return row ?? null;
+}
+
+export interface NewConversation {
+  userId: string;
+  characterId: string;
+  userPersonaId: string | null;
+  isSaved: boolean;
+  /** The greeting and its alternatives; empty when the character has none. */
+  greetings: string[];
+}
+
+export async function insertConversation(
+  db: Db,
+  c: NewConversation,
+): Promise<{ conversation: ConversationRow; messages: MessageRow[] }> {
+  return db.transaction(async (tx) => {
+    const id = randomUUID();
+    const now = new Date();
+    const greeting = c.greetings[0];
+    const [conversation] = await tx
+      .insert(conversations)
+      .values({
+        id,
+        userId: c.userId,
+        characterId: c.characterId,
+        userPersonaId: c.userPersonaId,
+        isSaved: c.isSaved,
+        messageCount: greeting === undefined ? 0 : 1,
+        lastMessagePreview: greeting?.slice(0, PREVIEW_CHARS) ?? null,
+        lastMessageRole: greeting === undefined ? null : "bot",
+        lastMessageAt: greeting === undefined ? null : now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const inserted =
+      greeting === undefined
+        ? []
+        : await tx
+            .insert(messages)
+            .values({
+              id: randomUUID(),
+              conversationId: id,
+              role: "bot",
+              content: greeting,
+              alternatives: c.greetings,
+            })
+            .returning();
+    return { conversation: conversation as ConversationRow, messages: inserted };
+  });
+}
+
+/** A user's saved conversations, most recently active first; `lastId` continues a page. */
+export async function listConversations(
+  db: Db,
+  userId: string,
+  opts: { limit: number; lastId?: string; characterId?: string },
+) {
+  const filters = [eq(conversations.userId, userId), eq(conversations.isSaved, true)];
+  if (opts.characterId) filters.push(eq(conversations.characterId, opts.characterId));
+  if (opts.lastId) {
+    const last = await findConversation(db, opts.lastId);
+    if (last && last.userId === userId) {
+      const before = or(
+        lt(conversations.updatedAt, last.updatedAt),
+        and(eq(conversations.updatedAt, last.updatedAt), lt(conversations.id, last.id)),
+      );
+      if (before) filters.push(before);
+    }
+  }
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(and(...filters))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(opts.limit + 1);
+  return { rows: rows.slice(0, opts.limit), isLast: rows.length <= opts.limit };
+}
+
+export async function deleteConversation(db: Db, id: string): Promise<void> {
+  await db.delete(conversations).where(eq(conversations.id, id));
+}
+
+export async function updateConversation(
+  db: Db,
+  id: string,
+  change: Partial<Pick<ConversationRow, "label" | "userPersonaId" | "voiceId" | "contextStartMessageId">>,
+): Promise<ConversationRow | null> {
+  const [row] = await db.update(conversations).set(change).where(eq(conversations.id, id)).returning();
+  return row ?? null;
+}
+
+/** Newest page first; `before` pages back. Each page is returned oldest → newest. */
+export async function messagePage(db: Db, conversationId: string, opts: { limit: number; before?: string }) {
+  const filters = [eq(messages.conversationId, conversationId)];
+  if (opts.before) {
+    const [anchor] = await db
+      .select({ seq: messages.seq })
+      .from(messages)
+      .where(and(eq(messages.id, opts.before), eq(messages.conversationId, conversationId)))
+      .limit(1);
+    if (anchor) filters.push(lt(messages.seq, anchor.seq));
+  }
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(...filters))
+    .orderBy(desc(messages.seq))
+    .limit(opts.limit + 1);
+  return { rows: rows.slice(0, opts.limit).reverse(), hasMore: rows.length > opts.limit };
+}
+
+/** The newest `limit` messages, oldest first: what prompt building may need. */
+export async function recentMessages(db: Db, conversationId: string, limit: number): Promise<MessageRow[]> {
+  return (await messagePage(db, conversationId, { limit })).rows;
+}
+
+export async function findMessage(db: Db, id: string): Promise<MessageRow | null> {
+  const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function lastMessage(db: Db, conversationId: string): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(desc(messages.seq))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Appends one message and moves the conversation's summary along: two small writes, whatever the length. */
+export async function appendMessage(
+  db: Db,
+  m: { conversationId: string; role: "user" | "bot"; content: string; state?: MessageRow["state"] },
+): Promise<MessageRow> {
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        id: randomUUID(),
+        conversationId: m.conversationId,
+        role: m.role,
+        content: m.content,
+        alternatives: [m.content],
+        state: m.state ?? "complete",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await tx
+      .update(conversations)
+      .set({
+        messageCount: sql`${conversations.messageCount} + 1`,
+        lastMessagePreview: m.content.slice(0, PREVIEW_CHARS),
+        lastMessageRole: m.role,
+        lastMessageAt: now,
+        updatedAt: now,
+      })
+      .where(eq(conversations.id, m.conversationId));
+    return row as MessageRow;
+  });
+}
+
+/** Adds an empty alternative to a bot message and selects it (regenerate). */
+export async function addAlternative(db: Db, messageId: string): Promise<MessageRow | null> {
+  const [row] = await db
+    .update(messages)
+    .set({
+      alternatives: sql`${messages.alternatives} || '[""]'::jsonb`,
+      alternativeIndex: sql`jsonb_array_length(${messages.alternatives})`,
+      content: "",
+      state: "streaming",
+      updatedAt: new Date(),
+    })
+    .where(eq(messages.id, messageId))
+    .returning();
+  return row ?? null;
+}
+
+/** Writes the text of the selected alternative (a reply as it grows, or when it ends). */
+export async function writeReply(
+  db: Db,
+  messageId: string,
+  content: string,
+  state: MessageRow["state"],
+): Promise<MessageRow | null> {
+  const [row] = await db
+    .update(messages)
+    .set({
+      content,
+      alternatives: sql`jsonb_set(${messages.alternatives}, array[${messages.alternativeIndex}::text], to_jsonb(${content}::text))`,
+      state,
+      updatedAt: new Date(),
+    })
+    .where(eq(messages.id, messageId))
+    .returning();
+  return row ?? null;
+}
+
+export async function selectAlternative(
+  db: Db,
+  messageId: string,
+  index: number,
+): Promise<MessageRow | null> {
+  const [row] = await db
+    .update(messages)
+    .set({
+      alternativeIndex: index,
+      content: sql`${messages.alternatives} ->> ${index}::int`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(messages.id, messageId), gt(sql`jsonb_array_length(${messages.alternatives})`, index)))
+    .returning();
+  return row ?? null;
+}
+
+/** Keeps the conversation summary in step after a reply's text changed. */
+export async function touchConversation(
+  db: Db,
+  conversationId: string,
+  preview: string,
+  role: "user" | "bot",
+) {
+  await db
+    .update(conversations)
+    .set({
+      lastMessagePreview: preview.slice(0, PREVIEW_CHARS),
+      lastMessageRole: role,
+      lastMessageAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(eq(conversations.id, conversationId));
+}
+
+export async function purgeGuestConversations(db: Db, olderThan: Date): Promise<void> {
+  await db
+    .delete(conversations)
+    .where(and(eq(conversations.isSaved, false), lt(conversations.updatedAt, olderThan)));
+}

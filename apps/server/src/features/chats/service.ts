@@ -1,0 +1,60 @@
+import type { CharacterCard, Conversation, ConversationCreated } from "@hearth/contract";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { FileStorage } from "../../ports/storage.ts";
+import type { Viewer } from "../accounts/viewer.ts";
+import { findCardRows, toCard } from "../characters/index.ts";
+import { canChat, invalidAccess } from "../characters/policy.ts";
+import { type CharacterRow, characters } from "../characters/schema.ts";
+import { toConversation, toMessage } from "./mappers.ts";
+import { resolveMacros } from "./prompt.ts";
+import { insertConversation } from "./queries.ts";
+import type { ConversationRow } from "./schema.ts";
+
+/** A character the viewer may chat with, or the spec's invalidAccess error. */
+export async function chattableCharacter(db: Db, viewer: Viewer, characterId: string): Promise<CharacterRow> {
+  const [row] = await db
+    .select()
+    .from(characters)
+    .where(and(eq(characters.id, characterId), isNull(characters.deletedAt)))
+    .limit(1);
+  if (!row || !canChat(viewer, row)) throw invalidAccess();
+  return row;
+}
+
+/** Starts a conversation: the greeting is its first bot message, alternate greetings its alternatives. */
+export async function startConversation(
+  db: Db,
+  storage: FileStorage,
+  viewer: Viewer,
+  input: { characterId: string; userPersonaId: string | null },
+): Promise<ConversationCreated> {
+  const character = await chattableCharacter(db, viewer, input.characterId);
+  const userName = viewer.name;
+  const greetings = [character.greeting, ...character.alternateGreetings]
+    .filter((g) => g.trim())
+    .map((g) => resolveMacros(g, character.name, userName));
+  const created = await insertConversation(db, {
+    userId: viewer.id,
+    characterId: character.id,
+    userPersonaId: input.userPersonaId,
+    isSaved: !viewer.isGuest,
+    greetings,
+  });
+  const [conversation] = await withCards(db, storage, [created.conversation]);
+  return { conversation: conversation as Conversation, messages: created.messages.map(toMessage) };
+}
+
+/** Conversations with their character cards, dropping any whose character is gone. */
+export async function withCards(
+  db: Db,
+  storage: FileStorage,
+  rows: ConversationRow[],
+): Promise<Conversation[]> {
+  const cardRows = await findCardRows(db, [...new Set(rows.map((r) => r.characterId))]);
+  const byId = new Map<string, CharacterCard>(cardRows.map((r) => [r.character.id, toCard(r, storage)]));
+  return rows.flatMap((r) => {
+    const card = byId.get(r.characterId);
+    return card ? [toConversation(r, card)] : [];
+  });
+}

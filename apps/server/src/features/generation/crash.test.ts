@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ConversationCreated, GenerationEvent, MessagePage } from "@hearth/contract";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { insertTestCharacter, readSse, tokensOf } from "../../../test/chat.ts";
+import { createTestDatabase } from "../../../test/databases.ts";
+import { TEST_MODEL_PATH } from "../../../test/model.ts";
+import { repoRoot } from "../../config.ts";
+import { updateUser } from "../accounts/queries.ts";
+import { messages } from "../chats/schema.ts";
+
+/** A real `hearth start` process on the given database; answers its address once it serves. */
+async function startProcess(
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, [path.join(repoRoot(), "apps/server/bin/hearth.mjs"), "start"], {
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      HEARTH_DATA_DIR: dataDir,
+      HEARTH_LOG_LEVEL: "info",
+      LLM_MODEL: TEST_MODEL_PATH,
+      LLM_THREADS: "1",
+    },
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let buffer = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = buffer.match(/"address":"(http:\/\/[^"]+)".*"msg":"Hearth is running"/);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`hearth exited with ${code}`)));
+  });
+  return { child, base };
+}
+
+describe("a crash in the middle of a reply", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-crash-"));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("loses neither the user's message nor what was generated, and the chat stays usable", async () => {
+    const testDb = await createTestDatabase("postgres");
+    const first = await startProcess(testDb.url as string, dataDir);
+    children.push(first.child);
+
+    const signUp = await fetch(`${first.base}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: first.base },
+      body: JSON.stringify({ email: "crash@example.com", password: "long password", name: "Sam" }),
+    });
+    const cookie = String(signUp.headers.get("set-cookie")).split(";")[0] as string;
+    const userId = ((await signUp.json()) as { user: { id: string } }).user.id;
+    await updateUser(testDb.database.db, userId, { role: "premium", status: "active" });
+    const character = await insertTestCharacter(testDb.database.db, userId);
+    const call = (base: string, method: string, p: string, body?: unknown) =>
+      fetch(`${base}${p}`, {
+        method,
+        headers: { cookie, "content-type": "application/json" },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+
+    const { conversation } = (await (
+      await call(first.base, "POST", "/api/conversations", { character_id: character.id })
+    ).json()) as ConversationCreated;
+    const seen = await readSse(
+      await call(first.base, "POST", "/api/generate", {
+        conversation_id: conversation.id,
+        action: "send",
+        content: "Tell me everything about maps.",
+        settings: { max_new_tokens: 300 },
+      }),
+      (m) => {
+        // Kill the server the moment the first words reach us.
+        if (m.event.type === "token") first.child.kill("SIGKILL");
+        return m.event.type === "token";
+      },
+    );
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    const received = tokensOf(seen);
+    const started = seen.find((m) => m.event.type === "started")?.event as Extract<
+      GenerationEvent,
+      { type: "started" }
+    >;
+    expect(received.length).toBeGreaterThan(0);
+
+    // Straight after the crash, the database already holds both turns.
+    const [stored] = await testDb.database.db
+      .select()
+      .from(messages)
+      .where(eq(messages.id, started.message_id as string));
+    expect(stored?.content.startsWith(received)).toBe(true);
+    expect(started.user_message?.content).toBe("Tell me everything about maps.");
+
+    const second = await startProcess(testDb.url as string, dataDir);
+    children.push(second.child);
+    const page = (await (
+      await call(second.base, "GET", `/api/conversations/${conversation.id}/messages`)
+    ).json()) as MessagePage;
+    expect(page.messages.map((m) => m.role)).toEqual(["bot", "user", "bot"]);
+    expect(page.messages[1]?.content).toBe("Tell me everything about maps.");
+    const partial = page.messages[2];
+    expect(partial?.state).toBe("interrupted");
+    expect(partial?.content.startsWith(received)).toBe(true);
+
+    // The conversation is not left locked: the next message gets a reply.
+    const next = await readSse(
+      await call(second.base, "POST", "/api/generate", {
+        conversation_id: conversation.id,
+        action: "send",
+        content: "Still there?",
+      }),
+    );
+    expect(next.at(-1)?.event.type).toBe("done");
+
+    second.child.kill("SIGTERM");
+    await new Promise((resolve) => second.child.once("exit", resolve));
+    await testDb.drop();
+  });
+});

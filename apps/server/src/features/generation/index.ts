@@ -1,0 +1,45 @@
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { FileStorage } from "../../ports/storage.ts";
+import type { Auth } from "../accounts/auth.ts";
+import { characters } from "../characters/schema.ts";
+import { chatRoutes } from "../chats/routes.ts";
+import { recoverOrphans, startUpkeep } from "./recovery.ts";
+import { generationRoutes } from "./routes.ts";
+import { GENERATE_JOB, type GenerationDeps } from "./service.ts";
+import { runGeneration } from "./worker.ts";
+
+/**
+ * Chat and generation: routes, the generation worker of this process, and the upkeep that
+ * recovers generations cut off by a crash. Answers a function that stops the upkeep.
+ */
+export async function installChat(
+  app: FastifyInstance,
+  deps: GenerationDeps & { auth: Auth; storage: FileStorage },
+): Promise<() => void> {
+  const { db, bus, queue } = deps;
+  // An in-process queue lost its jobs with the last process: everything unfinished is an orphan.
+  await recoverOrphans(db, bus, { all: queue.driver === "in-process" });
+  await app.register(chatRoutes, { db, auth: deps.auth, storage: deps.storage });
+  await app.register(generationRoutes, deps);
+  queue.process<{ generationId: string }>(
+    GENERATE_JOB,
+    ({ generationId }) =>
+      runGeneration(
+        {
+          db,
+          bus,
+          inference: deps.inference,
+          onReplyStored: async (characterId) => {
+            await db
+              .update(characters)
+              .set({ numMessages: sql`${characters.numMessages} + 1` })
+              .where(eq(characters.id, characterId));
+          },
+        },
+        generationId,
+      ),
+    { concurrency: deps.config.llm.sequences },
+  );
+  return startUpkeep(db, bus, (err) => app.log.error({ err }, "chat upkeep failed"));
+}

@@ -1,0 +1,37 @@
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { HttpError } from "../../http/errors.ts";
+import { effectiveRole } from "../accounts/permissions.ts";
+import { assertPermission } from "../accounts/policy.ts";
+import type { Viewer } from "../accounts/viewer.ts";
+import { messagesSentToday } from "./queries.ts";
+
+type Standing = "guest" | "free" | "paid";
+
+function standingOf(viewer: Viewer): Standing {
+  if (viewer.isGuest) return "guest";
+  return effectiveRole(viewer) === "free" && !viewer.isAdmin ? "free" : "paid";
+}
+
+/** The limit error differs by standing (spec §8 "Limit reached"); guests are offered a free account. */
+const LIMIT_MESSAGES: Record<Standing, string> = {
+  guest: "You've reached today's guest limit. Sign up free to keep chatting.",
+  free: "You've used today's free messages. They refill at midnight UTC, or upgrade for more.",
+  paid: "You've reached today's message limit for your plan. It refills at midnight UTC.",
+};
+
+/** Every generation needs view_chat and, for guests and free users, room under the daily limit. */
+export async function assertMayGenerate(
+  db: Db,
+  config: Config,
+  viewer: Viewer,
+  countsAsMessage: boolean,
+): Promise<void> {
+  assertPermission(viewer, "view_chat");
+  if (!countsAsMessage) return;
+  const standing = standingOf(viewer);
+  const limit = config.dailyLimits[standing];
+  if (limit > 0 && (await messagesSentToday(db, viewer.id)) >= limit) {
+    throw new HttpError(429, "limitReached", LIMIT_MESSAGES[standing]);
+  }
+}

@@ -1,0 +1,119 @@
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { conversations, dailyUsage, type GenerationRow, generations, messages } from "../chats/schema.ts";
+
+export async function createGeneration(
+  db: Db,
+  g: Pick<
+    GenerationRow,
+    "id" | "conversationId" | "userId" | "action" | "messageId" | "modelId" | "settings"
+  >,
+): Promise<GenerationRow> {
+  const [row] = await db.insert(generations).values(g).returning();
+  return row as GenerationRow;
+}
+
+/** Claims the conversation for one generation; false when another one is running. */
+export async function claimConversation(
+  db: Db,
+  conversationId: string,
+  generationId: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ activeGenerationId: generationId })
+    .where(and(eq(conversations.id, conversationId), isNull(conversations.activeGenerationId)))
+    .returning({ id: conversations.id });
+  return rows.length === 1;
+}
+
+export async function releaseConversation(
+  db: Db,
+  conversationId: string,
+  generationId: string,
+): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ activeGenerationId: null })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.activeGenerationId, generationId)));
+}
+
+export async function findGeneration(db: Db, id: string): Promise<GenerationRow | null> {
+  const [row] = await db.select().from(generations).where(eq(generations.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Moves a queued generation to running; false if it is no longer queued (stopped, recovered). */
+export async function markRunning(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(generations)
+    .set({ status: "running", heartbeatAt: new Date() })
+    .where(and(eq(generations.id, id), eq(generations.status, "queued")))
+    .returning({ id: generations.id });
+  return rows.length === 1;
+}
+
+export async function heartbeat(db: Db, id: string): Promise<void> {
+  await db.update(generations).set({ heartbeatAt: new Date() }).where(eq(generations.id, id));
+}
+
+export async function finishGeneration(
+  db: Db,
+  id: string,
+  status: "done" | "stopped" | "failed" | "interrupted",
+  errorCode: string | null = null,
+): Promise<void> {
+  await db
+    .update(generations)
+    .set({ status, errorCode, finishedAt: new Date() })
+    .where(eq(generations.id, id));
+}
+
+/**
+ * Generations cut off by a crash: running ones whose worker stopped beating, queued ones older
+ * than `queuedBefore`, or (for an in-process queue after a restart) every unfinished one.
+ */
+export async function findOrphans(db: Db, opts: { staleBefore: Date; queuedBefore: Date; all: boolean }) {
+  const unfinished = inArray(generations.status, ["queued", "running"]);
+  const orphaned = opts.all
+    ? unfinished
+    : or(
+        and(eq(generations.status, "running"), lt(generations.heartbeatAt, opts.staleBefore)),
+        and(eq(generations.status, "queued"), lt(generations.createdAt, opts.queuedBefore)),
+      );
+  return db
+    .select()
+    .from(generations)
+    .where(opts.all ? unfinished : orphaned);
+}
+
+/** Marks a reply cut off mid-way: its text so far stays. */
+export async function markMessageInterrupted(db: Db, messageId: string): Promise<void> {
+  await db
+    .update(messages)
+    .set({ state: "interrupted", updatedAt: new Date() })
+    .where(and(eq(messages.id, messageId), eq(messages.state, "streaming")));
+}
+
+export function utcDay(at = new Date()): string {
+  return at.toISOString().slice(0, 10);
+}
+
+export async function messagesSentToday(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ messages: dailyUsage.messages })
+    .from(dailyUsage)
+    .where(and(eq(dailyUsage.userId, userId), eq(dailyUsage.day, utcDay())))
+    .limit(1);
+  return row?.messages ?? 0;
+}
+
+export async function countMessageSent(db: Db, userId: string): Promise<void> {
+  await db
+    .insert(dailyUsage)
+    .values({ userId, day: utcDay(), messages: 1 })
+    .onConflictDoUpdate({
+      target: [dailyUsage.userId, dailyUsage.day],
+      set: { messages: sql`${dailyUsage.messages} + 1` },
+    });
+}

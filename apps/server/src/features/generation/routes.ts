@@ -1,0 +1,66 @@
+import { generateRequest } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { parse } from "../../http/validate.ts";
+import type { Auth } from "../accounts/auth.ts";
+import { requireViewer } from "../accounts/viewer.ts";
+import { toMessage } from "../chats/mappers.ts";
+import { assertOwnsConversation } from "../chats/policy.ts";
+import { findConversation, findMessage } from "../chats/queries.ts";
+import { findGeneration } from "./queries.ts";
+import { GENERATE_JOB, type GenerationDeps, startGeneration } from "./service.ts";
+import { openEventStream, pipeGeneration } from "./sse.ts";
+import { controlStream } from "./streams.ts";
+
+const idParams = z.object({ id: z.uuid() });
+const resumeQuery = z.object({ after: z.string().max(100).optional() });
+const FINAL = new Set(["done", "stopped", "failed", "interrupted"]);
+/** How long a resume of a finished generation looks for its kept events before answering from the database. */
+const REPLAY_WAIT_MS = 1000;
+
+export async function generationRoutes(app: FastifyInstance, deps: GenerationDeps & { auth: Auth }) {
+  const { db, bus, auth } = deps;
+
+  /** The one generation call (spec §7): JSON errors before anything starts, then an event stream. */
+  app.post("/api/generate", async (req, reply) => {
+    const viewer = await requireViewer(auth, req);
+    const started = await startGeneration(deps, viewer, parse(generateRequest, req.body));
+    const out = openEventStream(reply);
+    const position = await deps.queue.waitingCount(GENERATE_JOB).catch(() => 0);
+    out.send({ type: "queued", generation_id: started.generationId, position, time_left_s: 0 });
+    await pipeGeneration(bus, started.generationId, "0", out);
+  });
+
+  /** Resume after a dropped connection or a reload: everything after Last-Event-ID. */
+  app.get("/api/generations/:id/events", async (req, reply) => {
+    const viewer = await requireViewer(auth, req);
+    const generation = await findGeneration(db, parse(idParams, req.params).id);
+    assertOwnsConversation(viewer, generation ? await findConversation(db, generation.conversationId) : null);
+    if (!generation) return;
+    const after = String(req.headers["last-event-id"] ?? parse(resumeQuery, req.query).after ?? "0");
+    const out = openEventStream(reply);
+    if (!FINAL.has(generation.status)) return pipeGeneration(bus, generation.id, after, out);
+    // Finished: its events are kept for a while; once they have expired the stored reply says everything.
+    const replayed = await pipeGeneration(bus, generation.id, after, out, REPLAY_WAIT_MS);
+    if (!replayed) {
+      const message = generation.messageId ? await findMessage(db, generation.messageId) : null;
+      out.send({
+        type: "done",
+        message: message ? toMessage(message) : null,
+        suggestion: null,
+        context_start_message_id: null,
+      });
+    }
+    out.end();
+  });
+
+  /** Stop keeps what was written; the worker (in whichever process) hears it through the bus. */
+  app.post("/api/generations/:id/stop", async (req, reply) => {
+    const viewer = await requireViewer(auth, req);
+    const generation = await findGeneration(db, parse(idParams, req.params).id);
+    assertOwnsConversation(viewer, generation ? await findConversation(db, generation.conversationId) : null);
+    if (generation && !FINAL.has(generation.status))
+      await bus.append(controlStream(generation.id), { type: "stop" });
+    return reply.status(204).send();
+  });
+}

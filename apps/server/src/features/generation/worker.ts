@@ -1,0 +1,184 @@
+import type { GenerationEvent } from "@hearth/contract";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { EventBus } from "../../ports/bus.ts";
+import type { LlmEvent } from "../../ports/llm.ts";
+import { LlmError } from "../../ports/llm.ts";
+import { contextTokens } from "../accounts/permissions.ts";
+import { users } from "../accounts/schema.ts";
+import { viewerFromUser } from "../accounts/viewer.ts";
+import { characters } from "../characters/schema.ts";
+import { toMessage } from "../chats/mappers.ts";
+import { buildPrompt, type HistoryMessage, type PromptMode } from "../chats/prompt.ts";
+import {
+  findConversation,
+  recentMessages,
+  touchConversation,
+  updateConversation,
+  writeReply,
+} from "../chats/queries.ts";
+import type { GenerationRow, MessageRow } from "../chats/schema.ts";
+import type { InferenceService } from "../inference/service.ts";
+import { findGeneration, finishGeneration, heartbeat, markRunning, releaseConversation } from "./queries.ts";
+import { samplingFor } from "./sampling.ts";
+import { controlStream, eventStream } from "./streams.ts";
+
+export interface WorkerDeps {
+  db: Db;
+  bus: EventBus;
+  inference: InferenceService;
+  onReplyStored?: (characterId: string) => Promise<void>;
+}
+
+/** Messages read for prompt building: far more than any context holds, so cost stays flat. */
+const HISTORY_WINDOW = 400;
+/**
+ * Tokens are written to the database before they are sent, batched when they come faster than
+ * this: whatever a client has seen is stored, so a crash never loses it.
+ */
+const FLUSH_MS = 50;
+const HEARTBEAT_MS = 5000;
+/** Finished streams stay readable this long for clients that reconnect late. */
+const STREAM_TTL_S = 3600;
+
+/** Runs one queued generation: prompt, model, tokens to the bus, the reply to the database. */
+export async function runGeneration(deps: WorkerDeps, generationId: string): Promise<void> {
+  const { db, bus } = deps;
+  const gen = await findGeneration(db, generationId);
+  if (!gen || !(await markRunning(db, generationId))) return;
+  const publish = (event: GenerationEvent) => bus.append(eventStream(generationId), event);
+
+  const stop = new AbortController();
+  const beat = setInterval(() => void heartbeat(db, generationId).catch(() => {}), HEARTBEAT_MS);
+  const watching = watchForStop(bus, generationId, stop);
+  let text = "";
+  let target: MessageRow | null = null;
+  try {
+    const conversation = await findConversation(db, gen.conversationId);
+    if (!conversation) throw new LlmError("This conversation no longer exists.", "bad_request");
+    const [character] = await db
+      .select()
+      .from(characters)
+      .where(eq(characters.id, conversation.characterId))
+      .limit(1);
+    const [userRow] = await db.select().from(users).where(eq(users.id, gen.userId)).limit(1);
+    if (!character || !userRow) throw new LlmError("The character or the account is gone.", "bad_request");
+
+    const recent = await recentMessages(db, conversation.id, HISTORY_WINDOW);
+    target = gen.messageId ? (recent.find((m) => m.id === gen.messageId) ?? null) : null;
+    const mode: PromptMode =
+      gen.action === "continue" ? "continue" : gen.action === "autopilot" ? "autopilot" : "reply";
+    // The reply being (re)written is not part of its own prompt, except when it is continued.
+    const upTo = target ? recent.indexOf(target) + (mode === "continue" ? 1 : 0) : recent.length;
+    const history: HistoryMessage[] = recent
+      .slice(0, upTo)
+      .map((m) => ({ id: m.id, role: m.role, content: m.content }));
+    const continued = mode === "continue" && target ? target.content : "";
+
+    const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
+    const backend = await deps.inference.backend(entry.id);
+    const sampling = samplingFor(gen.settings ?? {});
+    const viewer = viewerFromUser(userRow);
+    const budget = Math.min(contextTokens(viewer.permissions, entry.tokens), backend.info().contextSize);
+    const prompt = buildPrompt({
+      character: {
+        name: character.name,
+        persona: character.persona,
+        scenario: character.scenario,
+        dialogue: character.dialogue,
+        systemPrompt: character.systemPrompt,
+        postHistoryInstructions: character.postHistoryInstructions,
+      },
+      persona: { name: userRow.name, description: "" },
+      history,
+      mode,
+      contextTokens: budget,
+      replyTokens: sampling.maxTokens,
+      countTokens: backend.tokenCounter(),
+    });
+
+    let flushedAt = 0;
+    let unsent = "";
+    const flush = async () => {
+      if (!unsent) return;
+      if (target) await writeReply(db, target.id, continued + text, "streaming");
+      await publish({ type: "token", text: unsent });
+      unsent = "";
+      flushedAt = Date.now();
+    };
+    let finish: "complete" | "stopped" = "complete";
+    for await (const event of backend.chat({
+      messages: prompt.messages,
+      sampling,
+      signal: stop.signal,
+    }) as AsyncIterable<LlmEvent>) {
+      if (event.type === "token") {
+        text += event.text;
+        unsent += event.text;
+        if (Date.now() - flushedAt >= FLUSH_MS) await flush();
+      } else if (event.stats.finishReason === "abort") finish = "stopped";
+    }
+    await flush();
+
+    let stored: MessageRow | null = null;
+    if (target) {
+      stored = await writeReply(db, target.id, continued + text, finish);
+      await touchConversation(db, conversation.id, continued + text, "bot");
+      await deps.onReplyStored?.(conversation.characterId);
+    }
+    if (mode !== "autopilot")
+      await updateConversation(db, conversation.id, { contextStartMessageId: prompt.contextStartMessageId });
+    await finishGeneration(db, generationId, finish === "stopped" ? "stopped" : "done");
+    await releaseConversation(db, conversation.id, generationId);
+    await publish({
+      type: "done",
+      message: stored ? toMessage(stored) : null,
+      suggestion: mode === "autopilot" ? text.trim() : null,
+      context_start_message_id: prompt.contextStartMessageId,
+    });
+  } catch (error) {
+    await failGeneration(deps, gen, target, text, error);
+  } finally {
+    clearInterval(beat);
+    stop.abort();
+    await watching;
+    await bus.expire(eventStream(generationId), STREAM_TTL_S).catch(() => {});
+    await bus.expire(controlStream(generationId), STREAM_TTL_S).catch(() => {});
+  }
+}
+
+/** A stop request may arrive at any process; it reaches the worker through the bus. */
+async function watchForStop(bus: EventBus, generationId: string, stop: AbortController): Promise<void> {
+  try {
+    for await (const _event of bus.read(controlStream(generationId), "0", stop.signal)) {
+      stop.abort();
+      return;
+    }
+  } catch {
+    // The bus went away: generation continues without remote stop.
+  }
+}
+
+async function failGeneration(
+  deps: WorkerDeps,
+  gen: GenerationRow,
+  target: MessageRow | null,
+  text: string,
+  error: unknown,
+) {
+  const { db, bus } = deps;
+  const message =
+    error instanceof LlmError
+      ? error.message
+      : "The model failed while writing this reply. Please try again.";
+  // What was generated stays; the message is marked failed so the client offers Resubmit.
+  if (target)
+    await writeReply(db, target.id, (gen.action === "continue" ? target.content : "") + text, "failed").catch(
+      () => {},
+    );
+  await finishGeneration(db, gen.id, "failed", "unavailable").catch(() => {});
+  await releaseConversation(db, gen.conversationId, gen.id).catch(() => {});
+  await bus
+    .append(eventStream(gen.id), { type: "error", code: "unavailable", message } satisfies GenerationEvent)
+    .catch(() => {});
+}

@@ -1,0 +1,145 @@
+import { existsSync } from "node:fs";
+import {
+  type AdminModels,
+  activeModelChange,
+  type ModelDownload,
+  modelDownloadRequest,
+} from "@hearth/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Config } from "../../config.ts";
+import { HttpError, notFound } from "../../http/errors.ts";
+import { parse } from "../../http/validate.ts";
+import type { Auth } from "../accounts/auth.ts";
+import { assertPermission } from "../accounts/policy.ts";
+import { requireViewer } from "../accounts/viewer.ts";
+import { loadRegistry } from "../inference/registry.ts";
+import type { InferenceService } from "../inference/service.ts";
+import { type DownloadJob, ModelDownloads } from "./admin-downloads.ts";
+import { overview, settingsLock } from "./admin-overview.ts";
+import { BUNDLED_MODEL, findCatalogModel } from "./catalog.ts";
+import { formatBytes } from "./format.ts";
+import { isValidModelId, modelFile, modelIdFromUrl, normaliseModelId, writeActiveModel } from "./store.ts";
+
+/**
+ * The operator's model management, for admins only: the active model, the models on disk, the
+ * catalog, background downloads (one at a time, progress polled) and switching the model the
+ * running server uses, without a restart.
+ */
+
+export interface AdminModelDeps {
+  config: Config;
+  auth: Auth;
+  inference: InferenceService;
+}
+
+export async function adminModelRoutes(app: FastifyInstance, { config, auth, inference }: AdminModelDeps) {
+  const downloads = new ModelDownloads({
+    onDone: (job) => app.log.info({ model: job.id }, "model downloaded"),
+    onUnexpectedError: (err) => app.log.error({ err }, "model download failed unexpectedly"),
+  });
+  // A shutdown stops a running download; its .part stays for the next attempt to resume.
+  app.addHook("onClose", async () => downloads.close());
+
+  const requireAdmin = async (req: FastifyRequest) =>
+    assertPermission(await requireViewer(auth, req), "admin");
+  const answer = (): AdminModels => overview(config, inference, downloads.current());
+
+  app.get("/api/admin/models", async (req): Promise<AdminModels> => {
+    await requireAdmin(req);
+    return answer();
+  });
+
+  app.post("/api/admin/models/downloads", async (req, reply): Promise<ModelDownload> => {
+    await requireAdmin(req);
+    const body = parse(modelDownloadRequest, req.body);
+    if (downloads.isRunning()) throw busy(downloads.current());
+    const job = body.url ? urlJob(config, body.url, body.name) : catalogJob(config, body.id ?? "");
+    if (existsSync(job.dest)) throw new HttpError(409, "conflict", `${job.id} is already downloaded.`);
+    const state = downloads.start(job);
+    return reply.status(202).send(state);
+  });
+
+  app.get("/api/admin/models/downloads/current", async (req): Promise<ModelDownload> => {
+    await requireAdmin(req);
+    const state = downloads.current();
+    if (!state) throw notFound("No download has been started.");
+    return state;
+  });
+
+  app.delete("/api/admin/models/downloads/current", async (req): Promise<ModelDownload> => {
+    await requireAdmin(req);
+    const state = downloads.current();
+    if (!state) throw notFound("No download has been started.");
+    if (!(await downloads.cancel())) throw new HttpError(409, "conflict", "The download is not running.");
+    return downloads.current() ?? state;
+  });
+
+  app.put("/api/admin/models/active", async (req): Promise<AdminModels> => {
+    await requireAdmin(req);
+    const { id: wanted } = parse(activeModelChange, req.body);
+    const lock = settingsLock(config);
+    if (lock) throw new HttpError(409, "conflict", lock);
+    const id = normaliseModelId(wanted);
+    let file: string;
+    if (id === BUNDLED_MODEL.id) {
+      if (!existsSync(BUNDLED_MODEL.path)) {
+        throw new HttpError(409, "conflict", "The bundled model is missing from this installation.");
+      }
+      file = BUNDLED_MODEL.path;
+    } else {
+      const candidate = isValidModelId(id) ? modelFile(config.dataDir, id) : null;
+      if (!candidate || !existsSync(candidate)) throw notFound(`No downloaded model "${wanted}".`);
+      file = candidate;
+    }
+    // As `hearth models use` does, then the running server follows: new generations get the new
+    // model; the old one is closed once nothing generates with it.
+    writeActiveModel(config.dataDir, { id, path: file });
+    inference.reload(loadRegistry(config));
+    inference.warmUp((err) => app.log.error({ err }, "the new active model could not be loaded"));
+    return answer();
+  });
+}
+
+function catalogJob(config: Config, rawId: string): DownloadJob {
+  const id = normaliseModelId(rawId);
+  if (id === BUNDLED_MODEL.id) throw badInput("id", `${id} ships with Hearth: there is nothing to download.`);
+  const entry = findCatalogModel(id);
+  if (!entry) throw badInput("id", `There is no model "${rawId}" in the catalog.`);
+  return {
+    id: entry.id,
+    name: entry.displayName,
+    url: entry.url,
+    dest: modelFile(config.dataDir, entry.id),
+    expectedSha256: entry.sha256,
+  };
+}
+
+function urlJob(config: Config, url: string, name: string | undefined): DownloadJob {
+  const id = name ?? modelIdFromUrl(url);
+  if (!isValidModelId(id)) {
+    throw badInput("name", "Hearth can't make a model name from this URL. Give the model a name.");
+  }
+  if (id === BUNDLED_MODEL.id) {
+    throw badInput(
+      name ? "name" : "url",
+      `"${id}" is the bundled model's name. Give the model another name.`,
+    );
+  }
+  return { id, name: id, url, dest: modelFile(config.dataDir, id) };
+}
+
+function badInput(field: string, message: string): HttpError {
+  return new HttpError(400, "invalidRequest", message, [{ path: field, message }]);
+}
+
+function busy(current: ModelDownload | null): HttpError {
+  const done =
+    current?.total_bytes && current.total_bytes > 0
+      ? ` (${Math.floor((current.received_bytes / current.total_bytes) * 100)}% of ${formatBytes(current.total_bytes)})`
+      : "";
+  return new HttpError(
+    409,
+    "conflict",
+    `${current?.name ?? "Another model"} is downloading${done}. Wait for it to finish or cancel it first.`,
+  );
+}

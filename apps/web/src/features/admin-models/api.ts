@@ -1,0 +1,90 @@
+import type { ActiveModelChange, AdminModels, ModelDownload, ModelDownloadRequest } from "@hearth/contract";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { api, isApiRequestError } from "../../lib/api.ts";
+import { modelsQuery } from "../chat/api.ts";
+
+export const adminModelsKeys = {
+  all: ["admin", "models"] as const,
+  overview: ["admin", "models", "overview"] as const,
+  download: ["admin", "models", "download"] as const,
+};
+
+/** How often a running download's progress is asked for. */
+export const downloadPollMs = 1_000;
+/** How often the page looks again while the active model is loading. */
+const loadingPollMs = 2_000;
+
+/** Active model, installed models, catalog and the last download. */
+export const adminModelsQuery = queryOptions({
+  queryKey: adminModelsKeys.overview,
+  queryFn: ({ signal }) => api.get<AdminModels>("/api/admin/models", undefined, signal),
+  // A model that is loading (e.g. just switched to) becomes ready or fails on its own.
+  refetchInterval: (query) => (query.state.data?.active.state.status === "degraded" ? loadingPollMs : false),
+});
+
+/** The current download (null when none was started), polled every second while it runs. */
+export const currentDownloadQuery = queryOptions({
+  queryKey: adminModelsKeys.download,
+  queryFn: async ({ signal }): Promise<ModelDownload | null> => {
+    try {
+      return await api.get<ModelDownload>("/api/admin/models/downloads/current", undefined, signal);
+    } catch (error) {
+      if (isApiRequestError(error) && error.status === 404) return null;
+      throw error;
+    }
+  },
+  refetchInterval: (query) => (query.state.data?.status === "running" ? downloadPollMs : false),
+  refetchIntervalInBackground: true,
+});
+
+/**
+ * The current download, polled while it runs. When it ends, the overview is fetched again: a
+ * finished download is a new installed model.
+ */
+export function useCurrentDownload() {
+  const queryClient = useQueryClient();
+  const download = useQuery(currentDownloadQuery);
+  const status = download.data?.status;
+  const previous = useRef(status);
+  useEffect(() => {
+    if (previous.current === "running" && status !== "running") {
+      void queryClient.invalidateQueries({ queryKey: adminModelsKeys.overview });
+    }
+    previous.current = status;
+  }, [status, queryClient]);
+  return download;
+}
+
+export function useStartDownload() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: ModelDownloadRequest) =>
+      api.post<ModelDownload>("/api/admin/models/downloads", request),
+    onSuccess: (state) => {
+      queryClient.setQueryData(adminModelsKeys.download, state);
+      void queryClient.invalidateQueries({ queryKey: adminModelsKeys.overview });
+    },
+  });
+}
+
+export function useCancelDownload() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete<ModelDownload>("/api/admin/models/downloads/current"),
+    onSuccess: (state) => queryClient.setQueryData(adminModelsKeys.download, state),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminModelsKeys.all }),
+  });
+}
+
+export function useActivateModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ActiveModelChange) => api.put<AdminModels>("/api/admin/models/active", change),
+    onSuccess: (overview) => {
+      queryClient.setQueryData(adminModelsKeys.overview, overview);
+      // Chat screens and the demo notice read the model list.
+      void queryClient.invalidateQueries({ queryKey: modelsQuery.queryKey });
+    },
+  });
+}

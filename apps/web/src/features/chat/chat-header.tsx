@@ -1,0 +1,152 @@
+import type { CharacterCard } from "@hearth/contract";
+import { Link } from "@tanstack/react-router";
+import { Check, Copy, EllipsisVertical, History, Share2, SquarePen } from "lucide-react";
+import { useEffect, useState } from "react";
+import { routeEntry } from "../../routes/table.ts";
+import { Avatar } from "../../ui/avatar.tsx";
+import { Button } from "../../ui/button.tsx";
+import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "../../ui/dropdown-menu.tsx";
+import { Input } from "../../ui/input.tsx";
+
+const built = (path: string) => routeEntry(path)?.screen !== undefined;
+const chatLink = (characterId: string) => `${window.location.origin}/chat/${encodeURIComponent(characterId)}`;
+
+/** Share this Chatbot (§2): a link to its chat page; the reader's own chats stay private. */
+function ShareChatbot({ character }: { character: CharacterCard }) {
+  const [copied, setCopied] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const link = chatLink(character.id);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  };
+
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label="Share this Chatbot" title="Share">
+          <Share2 aria-hidden />
+        </Button>
+      </DialogTrigger>
+      <DialogContent
+        title="Share this Chatbot"
+        description={`Anyone with this link can start their own chat with ${character.name}. Your chats remain private.`}
+      >
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Input
+            readOnly
+            aria-label="Link to share"
+            value={link}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <Button onClick={copy} className="sm:w-32">
+            {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+            {copied ? "Copied!" : "Copy link"}
+          </Button>
+        </div>
+        <p aria-live="polite" className="mt-2 min-h-5 text-sm text-muted">
+          {failed
+            ? "Copying isn't allowed here: select the link and copy it yourself."
+            : copied
+              ? "Link copied."
+              : ""}
+        </p>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+interface ChatHeaderProps {
+  character: CharacterCard;
+  /** Guests' chats aren't saved, so they have no saved chats to view. */
+  canViewSaved: boolean;
+  startingNew: boolean;
+  onStartNew: () => void;
+}
+
+/** The character's avatar and name stay in view above the conversation, with its actions. */
+export function ChatHeader({ character, canViewSaved, startingNew, onStartNew }: ChatHeaderProps) {
+  const profile = built("/chatbot/$characterId") ? `/chatbot/${encodeURIComponent(character.id)}` : null;
+  const creator = character.creator_username;
+  const creatorPage =
+    creator && built("/creator/$username") ? `/creator/${encodeURIComponent(creator)}` : null;
+  const shareable = character.visibility === "public" || character.visibility === "hidden";
+
+  return (
+    <div className="shrink-0 border-b border-border bg-bg/85 backdrop-blur-md">
+      <div className="mx-auto flex h-16 w-full max-w-[800px] items-center gap-2 px-3 sm:px-5">
+        <div className="flex min-w-0 flex-1 items-center gap-3">
+          {profile ? (
+            <Link to={profile} tabIndex={-1} aria-hidden className="shrink-0 rounded-full">
+              <Avatar name={character.name} src={character.avatar_url} size="md" />
+            </Link>
+          ) : (
+            <Avatar name={character.name} src={character.avatar_url} size="md" />
+          )}
+          <div className="flex min-w-0 flex-col">
+            <h1 className="truncate text-base leading-tight font-semibold">
+              {profile ? (
+                <Link to={profile} className="rounded hover:underline">
+                  {character.name}
+                </Link>
+              ) : (
+                character.name
+              )}
+            </h1>
+            {creator ? (
+              creatorPage ? (
+                <Link to={creatorPage} className="w-fit truncate rounded text-xs text-muted hover:text-fg">
+                  @{creator}
+                </Link>
+              ) : (
+                <span className="truncate text-xs text-muted">@{creator}</span>
+              )
+            ) : null}
+          </div>
+        </div>
+        <div className="flex shrink-0 items-center gap-0.5">
+          {shareable ? <ShareChatbot character={character} /> : null}
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" aria-label="Chat menu" disabled={startingNew}>
+                <EllipsisVertical aria-hidden />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuItem onSelect={onStartNew}>
+                <SquarePen aria-hidden />
+                Start New Chat
+              </DropdownMenuItem>
+              {canViewSaved ? (
+                <DropdownMenuItem asChild>
+                  <Link to={`/chats/${encodeURIComponent(character.id)}`}>
+                    <History aria-hidden />
+                    View Saved Chats
+                  </Link>
+                </DropdownMenuItem>
+              ) : null}
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </div>
+      </div>
+    </div>
+  );
+}

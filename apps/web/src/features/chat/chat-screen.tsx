@@ -1,0 +1,285 @@
+import type { Conversation, MessagePage } from "@hearth/contract";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { RotateCcw } from "lucide-react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { pageTitle } from "../../lib/brand.ts";
+import { useAppConfig, useMe } from "../../lib/session.ts";
+import { Banner } from "../../ui/banner.tsx";
+import { Button } from "../../ui/button.tsx";
+import { PageSpinner } from "../../ui/spinner.tsx";
+import { chatKeys, conversationQuery, createConversation, modelsQuery, newestMessagesQuery } from "./api.ts";
+import { ChatHeader } from "./chat-header.tsx";
+import { ChatInput } from "./chat-input.tsx";
+import {
+  AccessState,
+  ActionErrorBanner,
+  claimDemoNotice,
+  DemoModelNotice,
+  GenerationErrorBanner,
+  LimitBanner,
+  WaitingRoomBanner,
+} from "./chat-notices.tsx";
+import { lastBotRow, type TypingState } from "./chat-state.ts";
+import { MessageList, type MessageListHandle } from "./message-list.tsx";
+import type { LastBotActions } from "./message-row.tsx";
+import { useChat } from "./use-chat.ts";
+import { useViewportFill } from "./use-viewport-fill.ts";
+
+/** Codes that mean "this character can't be chatted with" wherever they come from. */
+function accessCode(error: unknown): "invalidAccess" | "blockedBotCreator" | null {
+  if (!isApiRequestError(error)) return null;
+  if (error.code === "blockedBotCreator") return "blockedBotCreator";
+  if (error.code === "invalidAccess" || error.status === 403 || error.status === 404) return "invalidAccess";
+  return null;
+}
+
+/** Full-height frame under the top bar; the message list scrolls inside it. */
+export function ChatFrame({ children }: { children: ReactNode }) {
+  const frame = useRef<HTMLDivElement>(null);
+  useViewportFill(frame);
+  return (
+    <div ref={frame} className="flex min-h-0 flex-col">
+      {children}
+    </div>
+  );
+}
+
+/** Load failures other than access: say what happened and offer a retry. */
+export function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const code = accessCode(error);
+  if (code) return <AccessState code={code} />;
+  return (
+    <div className="mx-auto flex w-full max-w-[800px] flex-1 items-center px-4">
+      <Banner
+        tone="danger"
+        title="This chat couldn't be opened"
+        className="w-full"
+        action={
+          <Button size="sm" variant="outline" onClick={onRetry}>
+            <RotateCcw aria-hidden />
+            Try again
+          </Button>
+        }
+      >
+        {errorMessage(error)}
+      </Banner>
+    </div>
+  );
+}
+
+/** /chat/{characterId}/{conversationId}: loads the conversation and its newest page. */
+export function ChatScreen({ conversationId }: { conversationId: string }) {
+  const queryClient = useQueryClient();
+  const conversation = useQuery(conversationQuery(conversationId));
+  const page = useQuery(newestMessagesQuery(conversationId));
+
+  // The newest page is copied into the screen's state once; a later visit must read it fresh.
+  useEffect(
+    () => () => queryClient.removeQueries({ queryKey: chatKeys.newestPage(conversationId), exact: true }),
+    [queryClient, conversationId],
+  );
+
+  const error = conversation.error ?? page.error;
+  return (
+    <ChatFrame>
+      {error ? (
+        <ChatLoadError
+          error={error}
+          onRetry={() => {
+            void conversation.refetch();
+            void page.refetch();
+          }}
+        />
+      ) : conversation.data && page.data ? (
+        <ChatSession conversation={conversation.data} page={page.data} />
+      ) : (
+        <PageSpinner label="Opening chat" />
+      )}
+    </ChatFrame>
+  );
+}
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+function ChatSession({ conversation, page }: { conversation: Conversation; page: MessagePage }) {
+  const me = useMe();
+  const { brand } = useAppConfig();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const chat = useChat(conversation, page);
+  const { state } = chat;
+  const character = conversation.character;
+  const list = useRef<MessageListHandle>(null);
+
+  useEffect(() => {
+    document.title = pageTitle(character.name, brand.name);
+  }, [character.name, brand.name]);
+
+  // The demo-model notice, once per browser session.
+  const models = useQuery(modelsQuery);
+  const [demoNotice, setDemoNotice] = useState<boolean | null>(null);
+  const selectedModel = models.data?.models.find((model) => model.id === models.data?.selected_id);
+  useEffect(() => {
+    if (demoNotice === null && selectedModel) setDemoNotice(selectedModel.is_demo && claimDemoNotice());
+  }, [demoNotice, selectedModel]);
+
+  const streaming = state.streaming;
+  // Autopilot writes into the input box: a stream with no row in the list (a resumed one
+  // learns that from its `started` event).
+  const autopilot =
+    streaming?.action === "autopilot" ||
+    (streaming?.generationId && !streaming.rowKey && !streaming.placeholder);
+  const typing: TypingState = streaming ? (autopilot ? "autopilot" : "bot") : "idle";
+  const problem = state.problem;
+  const blocked = problem?.kind === "access" || problem?.kind === "limit";
+  const lastBot = lastBotRow(state.rows);
+
+  const { regenerate, continueReply, selectAlternative, switching } = chat;
+  const lastBotActions = useMemo<LastBotActions>(
+    () => ({
+      enabled: typing === "idle" && !blocked,
+      switching,
+      onRegenerate: regenerate,
+      onContinue: continueReply,
+      onSelectAlternative: (row, index) => void selectAlternative(row, index),
+    }),
+    [typing, blocked, switching, regenerate, continueReply, selectAlternative],
+  );
+  const rowCharacter = useMemo(
+    () => ({ name: character.name, avatar_url: character.avatar_url }),
+    [character.name, character.avatar_url],
+  );
+
+  // Left and right arrows step through the last reply's alternatives, unless a dialog, a menu
+  // or a text field has the keyboard.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.defaultPrevented) return;
+      if (isEditable(event.target) || isEditable(document.activeElement)) return;
+      if (document.querySelector('[role="dialog"], [role="menu"]')) return;
+      if (!lastBot || typing !== "idle" || blocked) return;
+      const { alternative_index: index, alternative_count: count } = lastBot.message;
+      const next = event.key === "ArrowLeft" ? index - 1 : index + 1;
+      if (next < 0 || next >= count) return;
+      event.preventDefault();
+      void selectAlternative(lastBot, next);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [lastBot, typing, blocked, selectAlternative]);
+
+  const [startingNew, setStartingNew] = useState(false);
+  const startNew = async () => {
+    setStartingNew(true);
+    try {
+      const created = await createConversation(queryClient, character.id);
+      await navigate({
+        to: `/chat/${encodeURIComponent(character.id)}/${encodeURIComponent(created.conversation.id)}`,
+      });
+    } catch (error) {
+      setStartingNew(false);
+      chat.showError(`Couldn't start a new chat. ${errorMessage(error)}`);
+    }
+  };
+
+  const fill = useMemo(() => {
+    const suggestion = state.suggestion;
+    const restored = state.restoredDraft;
+    if (restored && (!suggestion || restored.id >= suggestion.id))
+      return { key: `r${restored.id}`, text: restored.text };
+    return suggestion ? { key: `s${suggestion.id}`, text: suggestion.text } : null;
+  }, [state.suggestion, state.restoredDraft]);
+
+  const send = (text: string) => {
+    const accepted = chat.send(text);
+    if (accepted) requestAnimationFrame(() => list.current?.scrollToEnd());
+    return accepted;
+  };
+
+  return (
+    <>
+      <ChatHeader
+        character={character}
+        canViewSaved={!me?.is_guest}
+        startingNew={startingNew}
+        onStartNew={() => void startNew()}
+      />
+      <MessageList
+        handle={list}
+        rows={state.rows}
+        streaming={streaming}
+        character={rowCharacter}
+        hasMore={state.hasMore}
+        loadingPrevious={chat.loadingPrevious}
+        onLoadPrevious={() => void chat.loadPrevious()}
+        contextStartId={state.contextStartId}
+        lastBotActions={lastBotActions}
+        lastBotKey={lastBot?.key ?? null}
+      />
+      <div className="mx-auto flex w-full max-w-[800px] shrink-0 flex-col gap-2 px-3 pt-1 pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:px-5">
+        <p className="sr-only" role="status">
+          {typing === "bot"
+            ? `${character.name} is typing…`
+            : typing === "autopilot"
+              ? "Writing a suggestion…"
+              : ""}
+        </p>
+        <p className="sr-only" aria-live="polite">
+          {state.announcement ? `${character.name}: ${state.announcement.slice(0, 500)}` : ""}
+        </p>
+        {demoNotice ? <DemoModelNotice onDismiss={() => setDemoNotice(false)} /> : null}
+        {streaming?.reconnecting ? (
+          <p role="status" className="text-center text-xs text-muted">
+            Connection lost. Reconnecting…
+          </p>
+        ) : null}
+        {streaming?.queue ? (
+          <WaitingRoomBanner position={streaming.queue.position} timeLeftS={streaming.queue.timeLeftS} />
+        ) : null}
+        {problem?.kind === "generation" ? (
+          <GenerationErrorBanner
+            detail={problem.detail}
+            problemId={problem.id}
+            onResubmit={chat.resubmit}
+            onDismiss={chat.dismissProblem}
+          />
+        ) : null}
+        {problem?.kind === "limit" ? <LimitBanner me={me} detail={problem.detail} /> : null}
+        {problem?.kind === "access" ? (
+          <Banner tone="danger">
+            {problem.code === "blockedBotCreator"
+              ? "You have blocked the creator of this character. Please unblock creator to use this character."
+              : "You are not allowed to chat with this character. It's either private or deleted."}
+          </Banner>
+        ) : null}
+        {chat.actionError ? (
+          <ActionErrorBanner message={chat.actionError} onDismiss={chat.clearActionError} />
+        ) : null}
+        <ChatInput
+          conversationId={conversation.id}
+          characterName={character.name}
+          typing={typing}
+          autopilotText={typing === "autopilot" ? (streaming?.text ?? "") : null}
+          fill={fill}
+          disabled={blocked}
+          stopping={streaming?.stopping ?? false}
+          onSend={send}
+          onStop={chat.stop}
+          onSuggest={chat.suggest}
+        />
+        <p className="text-center text-xs text-muted">
+          <span className="hidden lg:inline">
+            All conversations are fictional AI storytelling for entertainment.
+          </span>
+          <span className="lg:hidden">All chats are fictional AI stories.</span>
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,205 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { ArrowDown, History } from "lucide-react";
+import { type Ref, useCallback, useImperativeHandle, useLayoutEffect, useRef } from "react";
+import { Avatar } from "../../ui/avatar.tsx";
+import { Button } from "../../ui/button.tsx";
+import { cn } from "../../ui/cn.ts";
+import { type ChatRow, liveContent, type Streaming } from "./chat-state.ts";
+import { type LastBotActions, MessageRow, type RowCharacter } from "./message-row.tsx";
+
+/**
+ * The conversation, virtualised: only the rows near the viewport are in the DOM, so a chat with
+ * thousands of loaded messages scrolls like a short one. The list is anchored to its end: while
+ * the reader is at the bottom, new rows and a growing reply keep it there (in the same frame,
+ * so nothing jumps); once they scroll up, nothing moves under them. Loading older messages
+ * keeps the message they were reading where it was.
+ */
+
+export interface MessageListHandle {
+  scrollToEnd: () => void;
+}
+
+interface MessageListProps {
+  rows: ChatRow[];
+  streaming: Streaming | null;
+  character: RowCharacter;
+  hasMore: boolean;
+  loadingPrevious: boolean;
+  onLoadPrevious: () => void;
+  contextStartId: string | null;
+  lastBotActions: LastBotActions | null;
+  lastBotKey: string | null;
+  handle?: Ref<MessageListHandle>;
+}
+
+/** The area above the first loaded message: Load Previous Messages, or the start of history. */
+const topHeight = { more: 72, start: 176 } as const;
+const bottomPadding = 12;
+/** Within this many pixels of the end the reader counts as "at the bottom". */
+const endThreshold = 32;
+
+function HistoryTop({
+  hasMore,
+  loading,
+  onLoadPrevious,
+  character,
+}: {
+  hasMore: boolean;
+  loading: boolean;
+  onLoadPrevious: () => void;
+  character: RowCharacter;
+}) {
+  if (hasMore) {
+    return (
+      <div className="flex h-full items-center justify-center">
+        <Button variant="outline" size="sm" loading={loading} onClick={onLoadPrevious}>
+          {loading ? null : <History aria-hidden />}
+          Load Previous Messages
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="flex h-full flex-col items-center justify-center gap-2 px-4 text-center">
+      <Avatar name={character.name} src={character.avatar_url} size="lg" />
+      <p className="line-clamp-1 font-semibold">{character.name}</p>
+      <p className="line-clamp-2 max-w-sm text-sm text-muted">
+        This is the beginning of your conversation with {character.name}.
+      </p>
+    </div>
+  );
+}
+
+export function MessageList({
+  rows,
+  streaming,
+  character,
+  hasMore,
+  loadingPrevious,
+  onLoadPrevious,
+  contextStartId,
+  lastBotActions,
+  lastBotKey,
+  handle,
+}: MessageListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const paddingStart = hasMore ? topHeight.more : topHeight.start;
+
+  // Stable between renders unless the rows change: the virtualizer rebuilds its layout when it does.
+  const getItemKey = useCallback((index: number) => rows[index]?.key ?? index, [rows]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 120,
+    getItemKey,
+    overscan: 4,
+    paddingStart,
+    paddingEnd: bottomPadding,
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: endThreshold,
+  });
+
+  const scrollToEnd = useCallback(() => virtualizer.scrollToEnd(), [virtualizer]);
+  useImperativeHandle(handle, () => ({ scrollToEnd }), [scrollToEnd]);
+
+  // Open at the newest message, and stay there when the list's box changes size (the window
+  // resizes, a phone keyboard opens, a banner appears under it) if that is where the reader was.
+  const atEnd = useRef(true);
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const onScroll = () => {
+      atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight <= endThreshold;
+    };
+    const observer = new ResizeObserver(() => {
+      if (atEnd.current) virtualizer.scrollToEnd();
+    });
+    virtualizer.scrollToEnd();
+    element.addEventListener("scroll", onScroll, { passive: true });
+    observer.observe(element);
+    return () => {
+      element.removeEventListener("scroll", onScroll);
+      observer.disconnect();
+    };
+  }, [virtualizer]);
+
+  // Older messages go in above the one being read, which stays put (the virtualizer anchors to
+  // it). At the very top the anchoring is off by the rows' estimates, so step off the edge first.
+  const loadPrevious = () => {
+    const element = scrollRef.current;
+    if (element && element.scrollTop < 1 && element.scrollHeight > element.clientHeight) {
+      element.scrollTop = 1;
+    }
+    onLoadPrevious();
+  };
+
+  const items = virtualizer.getVirtualItems();
+  const nearEnd = virtualizer.getDistanceFromEnd() <= 160;
+  const hasOverflow = virtualizer.getTotalSize() > (virtualizer.scrollRect?.height ?? 0);
+
+  return (
+    <div className="relative min-h-0 flex-1">
+      <div
+        ref={scrollRef}
+        className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
+        // Keyboard users scroll the conversation with the arrow and page keys.
+        tabIndex={0}
+        role="region"
+        aria-label="Messages"
+      >
+        {/* Pushes a short conversation down to the input, like a messenger. */}
+        <div className="flex-1" aria-hidden />
+        <div className="relative w-full shrink-0" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="absolute inset-x-0 top-0" style={{ height: paddingStart }}>
+            <HistoryTop
+              hasMore={hasMore}
+              loading={loadingPrevious}
+              onLoadPrevious={loadPrevious}
+              character={character}
+            />
+          </div>
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            const isStreaming = streaming?.rowKey === row.key;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                data-message-row
+                ref={virtualizer.measureElement}
+                className="absolute inset-x-0 top-0"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <MessageRow
+                  row={row}
+                  content={liveContent(row, streaming)}
+                  streaming={isStreaming}
+                  waiting={isStreaming && streaming?.text === ""}
+                  character={character}
+                  contextStart={row.message.id === contextStartId && (item.index > 0 || hasMore)}
+                  lastBot={row.key === lastBotKey ? lastBotActions : null}
+                />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <Button
+        variant="secondary"
+        size="icon"
+        aria-label="Jump to the newest message"
+        title="Jump to the newest message"
+        onClick={scrollToEnd}
+        tabIndex={nearEnd ? -1 : 0}
+        className={cn(
+          "absolute right-4 bottom-3 rounded-full border border-border shadow-pop transition-opacity",
+          nearEnd || !hasOverflow ? "pointer-events-none opacity-0" : "opacity-100",
+        )}
+      >
+        <ArrowDown aria-hidden />
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { characterCard } from "./characters.ts";
+import { errorCode } from "./errors.ts";
+
+export const TITLE_MAX = 50;
+export const CONVERSATION_PAGE_SIZE = 25;
+export const MESSAGE_MAX = 20_000;
+
+/** Message roles as the spec names them; `bot` is sent to the model as `assistant`. */
+export const messageRole = z.enum(["user", "bot"]);
+
+/** A reply being written, one that was stopped or cut off by a crash, or a finished one. */
+export const messageState = z.enum(["complete", "streaming", "stopped", "interrupted", "failed"]);
+
+export const message = z.object({
+  id: z.string(),
+  conversation_id: z.string(),
+  role: messageRole,
+  content: z.string(),
+  state: messageState,
+  createdAt: z.string(),
+  image_url: z.string().nullable(),
+  image_prompt: z.string().nullable(),
+  rating: z.number().int().min(1).max(4).nullable(),
+  /** Regenerated alternatives of a bot message: how many, and which one `content` shows. */
+  alternative_index: z.number().int().min(0),
+  alternative_count: z.number().int().min(1),
+});
+export type Message = z.infer<typeof message>;
+
+export const conversation = z.object({
+  id: z.string(),
+  character_id: z.string(),
+  character: characterCard,
+  user_persona_id: z.string().nullable(),
+  label: z.string().nullable(),
+  voiceId: z.string().nullable(),
+  last_message: z.object({ createdAt: z.string(), content: z.string(), role: messageRole }).nullable(),
+  message_count: z.number().int(),
+  /** Messages before this one no longer fit the context and are not sent to the model. */
+  context_start_message_id: z.string().nullable(),
+  /** Guests' conversations are temporary and never listed. */
+  is_saved: z.boolean(),
+  /** A reply being generated right now: a client that (re)opens the chat resumes its stream. */
+  active_generation_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Conversation = z.infer<typeof conversation>;
+
+/** GET /api/conversations?limit=25&last_id=... */
+export const conversationListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(CONVERSATION_PAGE_SIZE),
+  last_id: z.string().max(100).optional(),
+});
+export const conversationList = z.object({
+  conversations: z.array(conversation),
+  /** True when this page holds the last conversation: no Load More. */
+  is_last_id: z.boolean(),
+});
+export type ConversationList = z.infer<typeof conversationList>;
+
+/** POST /api/conversations */
+export const conversationCreate = z.object({
+  character_id: z.string().min(1).max(100),
+  user_persona_id: z.string().max(100).nullable().optional(),
+});
+export const conversationCreated = z.object({ conversation, messages: z.array(message) });
+export type ConversationCreated = z.infer<typeof conversationCreated>;
+
+/** GET /api/conversations/{id}/messages?before=ID&limit=N: newest page first, each page oldest→newest. */
+export const messagePageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+  before: z.string().max(100).optional(),
+});
+export const messagePage = z.object({
+  messages: z.array(message),
+  has_more: z.boolean(),
+});
+export type MessagePage = z.infer<typeof messagePage>;
+
+/** Generation settings of chat-and-characters §5; the server clamps to these ranges and the tier. */
+export const generationSettings = z.object({
+  max_new_tokens: z.number().int().min(180).max(300).optional(),
+  temperature: z.number().min(0).max(1.5).optional(),
+  top_p: z.number().min(0.01).max(1).optional(),
+  top_k: z.number().int().min(1).max(100).optional(),
+});
+export type GenerationSettings = z.infer<typeof generationSettings>;
+
+export const generateAction = z.enum(["send", "regenerate", "continue", "autopilot", "resubmit"]);
+export type GenerateAction = z.infer<typeof generateAction>;
+
+/** POST /api/generate: every generation goes through this one call (spec §7). */
+export const generateRequest = z.object({
+  conversation_id: z.string().min(1).max(100),
+  type: z.enum(["text", "image"]).default("text"),
+  action: generateAction,
+  /** The user's message, for `send`. */
+  content: z.string().trim().min(1, "Write something first").max(MESSAGE_MAX).optional(),
+  /** The bot message to regenerate or continue (default: the last one). */
+  message_id: z.string().max(100).optional(),
+  model_id: z.string().max(200).optional(),
+  settings: generationSettings.optional(),
+});
+export type GenerateRequest = z.infer<typeof generateRequest>;
+
+/** Server-sent events of a generation; each carries an SSE id to resume from. */
+export const generationEvent = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("queued"),
+    generation_id: z.string(),
+    position: z.number().int(),
+    time_left_s: z.number(),
+  }),
+  z.object({
+    type: z.literal("started"),
+    generation_id: z.string(),
+    /** The stored user message, for `send`. */
+    user_message: message.nullable(),
+    /** The bot message being written (null for autopilot, which writes into the input box). */
+    message_id: z.string().nullable(),
+  }),
+  z.object({ type: z.literal("token"), text: z.string() }),
+  z.object({
+    type: z.literal("done"),
+    /** The stored reply; null for autopilot. */
+    message: message.nullable(),
+    /** Autopilot's suggestion for the input box. */
+    suggestion: z.string().nullable(),
+    context_start_message_id: z.string().nullable(),
+  }),
+  z.object({ type: z.literal("error"), code: errorCode, message: z.string() }),
+]);
+export type GenerationEvent = z.infer<typeof generationEvent>;
+
+export const conversationUpdate = z
+  .object({
+    label: z.string().trim().min(1).max(TITLE_MAX).nullable().optional(),
+    user_persona_id: z.string().max(100).nullable().optional(),
+    voiceId: z.string().max(100).nullable().optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
+
+export const messageSelectAlternative = z.object({ alternative_index: z.number().int().min(0) });
