@@ -24,6 +24,7 @@ import { loadRegistry } from "./features/inference/registry.ts";
 import { modelRoutes } from "./features/inference/routes.ts";
 import { InferenceService } from "./features/inference/service.ts";
 import { adminModelRoutes } from "./features/models/admin-routes.ts";
+import { personaRoutes } from "./features/personas/routes.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installMetrics } from "./http/metrics.ts";
 import { serveWeb } from "./http/web.ts";
@@ -99,6 +100,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     service: characters,
     cards: { parse: parseCard, export: exportCard },
   });
+  await app.register(personaRoutes, { db: database.db, auth, storage, limits: config.personaLimits });
   await app.register(modelRoutes, { auth, inference });
   await app.register(adminModelRoutes, { config, auth, inference });
   const stopUpkeep = await installChat(app, {

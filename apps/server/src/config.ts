@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
 
 /**
@@ -48,6 +49,17 @@ const envSchema = z.object({
   HEARTH_DAILY_LIMIT_FREE: z.coerce.number().int().min(0).default(300),
   HEARTH_DAILY_LIMIT_PAID: z.coerce.number().int().min(0).default(0),
   HEARTH_REVIEW_PUBLIC_BOTS: z.stringbool().default(true),
+  HEARTH_PERSONA_LIMITS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parsePersonaLimits(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("us-east-1"),
@@ -94,6 +106,8 @@ export interface Config {
   dailyLimits: { guest: number; free: number; paid: number };
   /** Public bots go to the moderators' review queue (`pending`) when created or edited. */
   reviewPublicBots: boolean;
+  /** Most personas a member may have, by effective tier; null means no limit. Admins have none. */
+  personaLimits: PersonaLimits;
   /** Uploaded files: S3-compatible storage when a bucket is named, else `filesDir` on local disk. */
   storage: {
     filesDir: string;
@@ -180,9 +194,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paid: e.HEARTH_DAILY_LIMIT_PAID,
     },
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
+    personaLimits: e.HEARTH_PERSONA_LIMITS,
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     version: readVersion(),
   };
+}
+
+export type PersonaLimits = Record<SubscriberRole, number | null>;
+
+export const DEFAULT_PERSONA_LIMITS: Readonly<PersonaLimits> = {
+  free: 3,
+  minimal: 10,
+  basic: 25,
+  premium: 50,
+};
+
+/**
+ * HEARTH_PERSONA_LIMITS: comma-separated `tier:count` pairs, e.g. `free:3,minimal:10,basic:25,premium:50`.
+ * A count of 0 means the tier cannot create personas; `unlimited` removes the limit. Tiers left out
+ * keep their defaults. Throws with a readable message on anything else.
+ */
+export function parsePersonaLimits(value: string | undefined): PersonaLimits {
+  const limits: PersonaLimits = { ...DEFAULT_PERSONA_LIMITS };
+  if (!value?.trim()) return limits;
+  const tiers = Object.keys(DEFAULT_PERSONA_LIMITS) as SubscriberRole[];
+  for (const pair of value.split(",")) {
+    if (!pair.trim()) continue;
+    const match = /^\s*([a-z]+)\s*:\s*(\d{1,9}|unlimited)\s*$/i.exec(pair);
+    const tier = match?.[1]?.toLowerCase() as SubscriberRole | undefined;
+    if (!match || !tier || !tiers.includes(tier)) {
+      throw new Error(
+        `"${pair.trim()}" is not tier:count (tiers ${tiers.join(", ")}; count a number or "unlimited")`,
+      );
+    }
+    const count = match[2]?.toLowerCase() ?? "";
+    limits[tier] = count === "unlimited" ? null : Number(count);
+  }
+  return limits;
 }
 
 /** A secret generated once per data directory, so a fresh install needs no setup and sessions survive restarts. */

@@ -120,6 +120,9 @@ export const generationEvent = z.discriminatedUnion("type", [
     user_message: message.nullable(),
     /** The bot message being written (null for autopilot, which writes into the input box). */
     message_id: z.string().nullable(),
+    action: generateAction,
+    /** For continue: the reply's text before this generation; tokens are appended to it. */
+    base_content: z.string(),
   }),
   z.object({ type: z.literal("token"), text: z.string() }),
   z.object({
@@ -143,3 +146,29 @@ export const conversationUpdate = z
   .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
 
 export const messageSelectAlternative = z.object({ alternative_index: z.number().int().min(0) });
+
+/** PUT/PATCH /api/messages/{id}: the new text (or image prompt) of a message. */
+export const messageEdit = z
+  .object({
+    content: z.string().trim().min(1, "A message cannot be empty").max(MESSAGE_MAX).optional(),
+    image_prompt: z.string().trim().min(1).max(2000).optional(),
+  })
+  .refine((v) => v.content !== undefined || v.image_prompt !== undefined, "Nothing to change");
+
+/** DELETE /api/conversations/{id}/messages?from=ID: that message and every one after it. */
+export const removeMessagesQuery = z.object({ from: z.string().min(1).max(100) });
+export const removedMessages = z.object({ removed: z.number().int(), conversation });
+export type RemovedMessages = z.infer<typeof removedMessages>;
+
+/** POST /api/conversations/{id}/clone: the whole chat, or up to (and including) one message. */
+export const conversationClone = z
+  .object({
+    label: z.string().trim().min(1, "A title is required").max(TITLE_MAX),
+    mode: z.enum(["full", "partial"]),
+    up_to_message_id: z.string().max(100).optional(),
+  })
+  .refine((v) => v.mode === "full" || v.up_to_message_id, {
+    message: "Choose the last message to include",
+    path: ["up_to_message_id"],
+  });
+export const clonedConversation = z.object({ conversation });

@@ -29,5 +29,10 @@ export const apiError = z.object({
   message: z.string(),
   /** Field-level problems for invalidRequest, keyed by dotted path. */
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /**
+   * A finer kind of error within `code`, for clients that choose their message by it
+   * (chat-and-characters §8, e.g. personas: see `personaErrorType`).
+   */
+  error_type: z.string().optional(),
 });
 export type ApiError = z.infer<typeof apiError>;

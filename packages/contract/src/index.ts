@@ -8,3 +8,4 @@ export * from "./labels.ts";
 export * from "./models.ts";
 export * from "./openai.ts";
 export * from "./permissions.ts";
+export * from "./personas.ts";

@@ -1,5 +1,6 @@
 import type { ModerationStatus, Visibility } from "./characters.ts";
-import type { SubscriberRole } from "./permissions.ts";
+import type { Permission, SubscriberRole } from "./permissions.ts";
+import type { PersonaErrorType } from "./personas.ts";
 
 // Display constants without zod, importable from "@hearth/contract/labels" so the client's first
 // page load does not pull in the schema library.
@@ -87,3 +88,113 @@ export const chatLimits = {
   conversationPage: 25,
   message: 20_000,
 } as const;
+
+// --- Chat tools (chat-and-characters §4, §5, §6) ---------------------------------------------
+
+/** The generation settings a user may tune (`generationSettings` in chats.ts). */
+export type GenerationSettingKey = "max_new_tokens" | "temperature" | "top_p" | "top_k";
+
+/**
+ * The sliders of the Generation Settings modal: the ranges and steps of §5 (kept equal to the
+ * `generationSettings` schema by a unit test) and the values used when the user sets none.
+ */
+export const generationSettingFields: ReadonlyArray<{
+  key: GenerationSettingKey;
+  label: string;
+  help: string;
+  min: number;
+  max: number;
+  step: number;
+  default: number;
+}> = [
+  {
+    key: "max_new_tokens",
+    label: "Max new tokens",
+    help: "How long a reply may get.",
+    min: 180,
+    max: 300,
+    step: 1,
+    default: 200,
+  },
+  {
+    key: "temperature",
+    label: "Temperature",
+    help: "Higher is more surprising, lower is more predictable.",
+    min: 0,
+    max: 1.5,
+    step: 0.01,
+    default: 0.8,
+  },
+  {
+    key: "top_p",
+    label: "Top-p",
+    help: "Only the likeliest words that together reach this share are considered.",
+    min: 0.01,
+    max: 1,
+    step: 0.01,
+    default: 0.95,
+  },
+  {
+    key: "top_k",
+    label: "Top-k",
+    help: "Only this many of the likeliest words are considered.",
+    min: 1,
+    max: 100,
+    step: 1,
+    default: 40,
+  },
+];
+
+/** The plan that first grants a permission (chat-and-characters §6 tiers), for "Plan Required" modals. */
+export const planForPermission: Partial<Record<Permission, Exclude<SubscriberRole, "free">>> = {
+  skip_waiting_room: "minimal",
+  memory_manager: "minimal",
+  "3k_context": "minimal",
+  "4k_context": "basic",
+  generation_settings: "basic",
+  conversation_images: "basic",
+  conversation_images_v2: "basic",
+  conversation_memory_auto: "basic",
+  TTS: "basic",
+  "8k_context": "premium",
+  image_training: "premium",
+  priority_queue: "premium",
+};
+
+/** What each paid plan brings (chat-and-characters §6, "Tiers"), each including the one before. */
+export const planPerks: Record<Exclude<SubscriberRole, "free">, readonly string[]> = {
+  minimal: ["Skip the waiting line", "Memory manager", "Personas"],
+  basic: [
+    "Everything in Get a Taste",
+    "4K context memory",
+    "Semantic memory 2.0",
+    "Longer responses and generation settings",
+    "Images in conversations",
+    "45B models",
+  ],
+  premium: [
+    "Everything in True Supporter",
+    "Priority queue",
+    "70B models (beta)",
+    "8K context memory (beta)",
+    "Images on private chatbots",
+  ],
+};
+
+// --- Personas (chat-and-characters §2, §5, §8) -----------------------------------------------
+
+/** PERSONA_NAME_MAX and PERSONA_HIGHLIGHTS_MAX of personas.ts (kept equal by a unit test). */
+export const personaLimits = { name: 30, highlights: 1000 } as const;
+
+/** DEFAULT_PERSONA_DELETE_MESSAGE of personas.ts: the spec's refusal text (§5). */
+export const defaultPersonaDeleteMessage =
+  "You cannot delete the default persona, please set another persona as the default or create a new one first.";
+
+/** What the client says for each persona `error_type` (§8: "a message chosen by error_type"). */
+export const personaErrorMessages: Record<PersonaErrorType, string> = {
+  persona_not_found: "This persona doesn't exist any more, or it isn't yours.",
+  persona_name_taken: "You already have a persona with this name. Choose another name.",
+  default_persona_delete: defaultPersonaDeleteMessage,
+  persona_limit_reached: "You've reached the persona limit for your plan.",
+  personas_not_allowed: "Personas aren't available to your account.",
+};

@@ -59,10 +59,12 @@ describe("embedded llama.cpp engine with the bundled model", () => {
   });
 
   it("is deterministic at temperature 0, and a stop string cuts the reply before it", async () => {
-    const full = (await collect(engine.complete({ prompt: RAW_PROMPT, sampling: { ...GREEDY, maxTokens: 32 } })))
-      .text;
-    const again = (await collect(engine.complete({ prompt: RAW_PROMPT, sampling: { ...GREEDY, maxTokens: 32 } })))
-      .text;
+    const full = (
+      await collect(engine.complete({ prompt: RAW_PROMPT, sampling: { ...GREEDY, maxTokens: 32 } }))
+    ).text;
+    const again = (
+      await collect(engine.complete({ prompt: RAW_PROMPT, sampling: { ...GREEDY, maxTokens: 32 } }))
+    ).text;
     expect(again).toBe(full);
     expect(full.length).toBeGreaterThan(4);
     // Stop on a piece of the text it would write: the reply ends right before that piece.

@@ -21,6 +21,7 @@ describe.each(drivers)("migrations on %s", (driver) => {
         "favorites",
         "generations",
         "messages",
+        "personas",
         "sessions",
         "users",
         "verifications",

@@ -2,3 +2,4 @@
 export * from "../features/accounts/schema.ts";
 export * from "../features/characters/schema.ts";
 export * from "../features/chats/schema.ts";
+export * from "../features/personas/schema.ts";

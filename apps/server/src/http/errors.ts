@@ -2,15 +2,29 @@ import type { ApiError, ErrorCode } from "@hearth/contract";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 
+/** What an HttpError may carry beyond its status, code and message. */
+export interface HttpErrorDetails {
+  issues?: ApiError["issues"];
+  /** A finer kind within `code` (answered as `error_type`), e.g. `default_persona_delete`. */
+  errorType?: string;
+}
+
 /** An error with a status and a contract code; the only kind route code throws on purpose. */
 export class HttpError extends Error {
+  readonly issues?: ApiError["issues"];
+  readonly errorType?: string;
+
+  /** `details` is the field-level issues, or an object with issues and/or an error type. */
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly issues?: ApiError["issues"],
+    details?: ApiError["issues"] | HttpErrorDetails,
   ) {
     super(message);
+    const d: HttpErrorDetails = Array.isArray(details) ? { issues: details } : (details ?? {});
+    if (d.issues) this.issues = d.issues;
+    if (d.errorType) this.errorType = d.errorType;
   }
 }
 
@@ -55,6 +69,7 @@ export function installErrorHandling(app: FastifyInstance) {
         code: http.code,
         message: http.message,
         ...(http.issues ? { issues: http.issues } : {}),
+        ...(http.errorType ? { error_type: http.errorType } : {}),
       };
       return reply.status(http.status).send(body);
     }

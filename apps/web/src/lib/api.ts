@@ -10,12 +10,21 @@ export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: ErrorCode | (string & {});
   readonly issues: ApiError["issues"];
+  /** A finer kind of error within `code` (personas answer with one; chat-and-characters §8). */
+  readonly errorType: string | undefined;
 
-  constructor(status: number, code: ApiRequestError["code"], message: string, issues?: ApiError["issues"]) {
+  constructor(
+    status: number,
+    code: ApiRequestError["code"],
+    message: string,
+    issues?: ApiError["issues"],
+    errorType?: string,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.issues = issues;
+    this.errorType = errorType;
   }
 }
 
@@ -69,7 +78,7 @@ async function toError(response: Response): Promise<ApiRequestError> {
   const code = payload.code ?? fallbackCode[response.status] ?? "internal";
   const message =
     payload.message || response.statusText || `The server answered with status ${response.status}.`;
-  return new ApiRequestError(response.status, code, message, payload.issues);
+  return new ApiRequestError(response.status, code, message, payload.issues, payload.error_type);
 }
 
 /**

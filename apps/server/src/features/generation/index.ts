@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/auth.ts";
 import { characters } from "../characters/schema.ts";
+import { chatEditRoutes } from "../chats/edit-routes.ts";
 import { chatRoutes } from "../chats/routes.ts";
 import { recoverOrphans, startUpkeep } from "./recovery.ts";
 import { generationRoutes } from "./routes.ts";
@@ -21,6 +22,7 @@ export async function installChat(
   // An in-process queue lost its jobs with the last process: everything unfinished is an orphan.
   await recoverOrphans(db, bus, { all: queue.driver === "in-process" });
   await app.register(chatRoutes, { db, auth: deps.auth, storage: deps.storage });
+  await app.register(chatEditRoutes, { db, auth: deps.auth, storage: deps.storage });
   await app.register(generationRoutes, deps);
   queue.process<{ generationId: string }>(
     GENERATE_JOB,

@@ -7,6 +7,7 @@ import { requireViewer } from "../accounts/viewer.ts";
 import { toMessage } from "../chats/mappers.ts";
 import { assertOwnsConversation } from "../chats/policy.ts";
 import { findConversation, findMessage } from "../chats/queries.ts";
+import { estimatedWaitSeconds } from "./estimate.ts";
 import { findGeneration } from "./queries.ts";
 import { GENERATE_JOB, type GenerationDeps, startGeneration } from "./service.ts";
 import { openEventStream, pipeGeneration } from "./sse.ts";
@@ -27,7 +28,8 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     const started = await startGeneration(deps, viewer, parse(generateRequest, req.body));
     const out = openEventStream(reply);
     const position = await deps.queue.waitingCount(GENERATE_JOB).catch(() => 0);
-    out.send({ type: "queued", generation_id: started.generationId, position, time_left_s: 0 });
+    const timeLeft = estimatedWaitSeconds(position, deps.config.llm.sequences);
+    out.send({ type: "queued", generation_id: started.generationId, position, time_left_s: timeLeft });
     await pipeGeneration(bus, started.generationId, "0", out);
   });
 

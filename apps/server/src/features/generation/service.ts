@@ -131,6 +131,8 @@ export async function startGeneration(
       generation_id: generationId,
       user_message: userMessage ? toMessage(userMessage) : null,
       message_id: reply?.id ?? null,
+      action: req.action,
+      base_content: req.action === "continue" ? (target?.content ?? "") : "",
     };
     await deps.bus.append(eventStream(generationId), started);
     await deps.queue.enqueue(

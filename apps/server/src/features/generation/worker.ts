@@ -1,4 +1,4 @@
-import type { GenerationEvent } from "@hearth/contract";
+import type { ErrorCode, GenerationEvent } from "@hearth/contract";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../ports/bus.ts";
@@ -19,6 +19,7 @@ import {
 } from "../chats/queries.ts";
 import type { GenerationRow, MessageRow } from "../chats/schema.ts";
 import type { InferenceService } from "../inference/service.ts";
+import { recordGenerationTime } from "./estimate.ts";
 import { findGeneration, finishGeneration, heartbeat, markRunning, releaseConversation } from "./queries.ts";
 import { samplingFor } from "./sampling.ts";
 import { controlStream, eventStream } from "./streams.ts";
@@ -48,6 +49,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
   if (!gen || !(await markRunning(db, generationId))) return;
   const publish = (event: GenerationEvent) => bus.append(eventStream(generationId), event);
 
+  const startedAt = Date.now();
   const stop = new AbortController();
   const beat = setInterval(() => void heartbeat(db, generationId).catch(() => {}), HEARTBEAT_MS);
   const watching = watchForStop(bus, generationId, stop);
@@ -129,6 +131,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     if (mode !== "autopilot")
       await updateConversation(db, conversation.id, { contextStartMessageId: prompt.contextStartMessageId });
     await finishGeneration(db, generationId, finish === "stopped" ? "stopped" : "done");
+    recordGenerationTime(Date.now() - startedAt);
     await releaseConversation(db, conversation.id, generationId);
     await publish({
       type: "done",

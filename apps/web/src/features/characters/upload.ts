@@ -54,6 +54,7 @@ export function uploadFile<T>(
           error.code ?? (xhr.status === 413 ? "payloadTooLarge" : "internal"),
           error.message || statusMessages[xhr.status] || `The upload failed (status ${xhr.status}).`,
           error.issues,
+          error.error_type,
         ),
       );
     };

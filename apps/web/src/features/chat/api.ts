@@ -2,13 +2,19 @@ import type {
   Conversation,
   ConversationCreated,
   ConversationList,
+  conversationClone,
+  conversationUpdate,
   Message,
   MessagePage,
   ModelList,
+  messageEdit,
+  RemovedMessages,
 } from "@hearth/contract";
 import { chatLimits } from "@hearth/contract/labels";
 import { infiniteQueryOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
+import type { z } from "zod";
+import { ApiRequestError, api, apiRequest } from "../../lib/api.ts";
+import { runGenerationStream } from "./generation-stream.ts";
 
 /** Conversations and messages (chat-and-characters §7), served by apps/server features/chats. */
 
@@ -88,6 +94,14 @@ export const modelsQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
+/** The models with the viewer's stored choice checked by the server (selected_id falls back to the default). */
+export const modelsForChoiceQuery = (selected: string | null) =>
+  queryOptions({
+    queryKey: [...modelsQuery.queryKey, { selected }],
+    queryFn: ({ signal }) => api.get<ModelList>("/api/models", { selected: selected ?? undefined }, signal),
+    staleTime: 5 * 60_000,
+  });
+
 /** Creates a conversation and seeds the caches, so the chat opens without another round trip. */
 export async function createConversation(
   queryClient: QueryClient,
@@ -116,4 +130,59 @@ export function selectAlternative(messageId: string, index: number): Promise<Mes
 
 export function stopGeneration(generationId: string): Promise<void> {
   return api.post<void>(`/api/generations/${encodeURIComponent(generationId)}/stop`);
+}
+
+// --- Chat tools: edit, remove, clone, title, persona (chat-and-characters §2, §4, §5) --------
+
+const messagePath = (id: string) => `/api/messages/${encodeURIComponent(id)}`;
+
+/** New text or image prompt of one message; 409 while a reply is being written. */
+export function editMessage(id: string, change: z.input<typeof messageEdit>) {
+  return api.put<Message>(messagePath(id), change);
+}
+
+/** Removes that message and every one after it. */
+export function removeMessagesFrom(conversationId: string, fromMessageId: string) {
+  return apiRequest<RemovedMessages>(`${conversationPath(conversationId)}/messages`, {
+    method: "DELETE",
+    query: { from: fromMessageId },
+  });
+}
+
+export function cloneConversation(conversationId: string, body: z.input<typeof conversationClone>) {
+  return api.post<Pick<ConversationCreated, "conversation">>(
+    `${conversationPath(conversationId)}/clone`,
+    body,
+  );
+}
+
+/** Changes the title or the persona; the answer is seeded into the caches the screens read. */
+export async function updateConversation(
+  queryClient: QueryClient,
+  id: string,
+  change: z.input<typeof conversationUpdate>,
+): Promise<Conversation> {
+  const updated = await api.patch<Conversation>(conversationPath(id), change);
+  queryClient.setQueryData<Conversation>(chatKeys.detail(id), (current) =>
+    current ? { ...current, ...updated, active_generation_id: current.active_generation_id } : updated,
+  );
+  void queryClient.invalidateQueries({ queryKey: chatKeys.list });
+  void queryClient.invalidateQueries({ queryKey: chatKeys.byCharacter(updated.character_id) });
+  return updated;
+}
+
+/**
+ * Makes a new image for a message after its prompt changed (the image-prompt edit of §4): the one
+ * generation call with type image. Servers without image generation refuse it with a message.
+ */
+export async function regenerateImage(conversationId: string, messageId: string): Promise<void> {
+  let failure: ApiRequestError | null = null;
+  await runGenerationStream({
+    request: { conversation_id: conversationId, type: "image", action: "regenerate", message_id: messageId },
+    signal: new AbortController().signal,
+    onEvent: (event) => {
+      if (event.type === "error") failure = new ApiRequestError(200, event.code, event.message);
+    },
+  });
+  if (failure) throw failure;
 }

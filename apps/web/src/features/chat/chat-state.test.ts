@@ -60,6 +60,8 @@ describe("chatReducer", () => {
       event({
         type: "started",
         generation_id: "gen",
+        action: "send",
+        base_content: "",
         user_message: message("u1", "user", "Hi there"),
         message_id: "b1",
       }),
@@ -155,6 +157,8 @@ describe("chatReducer", () => {
       event({
         type: "started",
         generation_id: "gen",
+        action: "send",
+        base_content: "",
         user_message: message("u1", "user", "Again"),
         message_id: "b1",
       }),
@@ -175,7 +179,17 @@ describe("chatReducer", () => {
     });
     const greetingRow = () => state.rows[0];
     expect(greetingRow() && liveContent(greetingRow()!, state.streaming)).toBe("");
-    state = run(state, event({ type: "started", generation_id: "gen", user_message: null, message_id: "g" }));
+    state = run(
+      state,
+      event({
+        type: "started",
+        generation_id: "gen",
+        user_message: null,
+        message_id: "g",
+        action: "regenerate",
+        base_content: "",
+      }),
+    );
     expect(greetingRow()?.message).toMatchObject({ alternative_index: 1, alternative_count: 2 });
     state = run(
       state,
@@ -192,7 +206,14 @@ describe("chatReducer", () => {
     state = run(
       state,
       { type: "generation/begin", action: "continue", targetId: "g", now, conversationId },
-      event({ type: "started", generation_id: "gen2", user_message: null, message_id: "g" }),
+      event({
+        type: "started",
+        generation_id: "gen2",
+        user_message: null,
+        message_id: "g",
+        action: "regenerate",
+        base_content: "",
+      }),
       { type: "generation/tokens", text: " and more" },
     );
     expect(greetingRow() && liveContent(greetingRow()!, state.streaming)).toBe("Hi again and more");
@@ -217,7 +238,14 @@ describe("chatReducer", () => {
     expect(state.rows).toHaveLength(4);
     state = run(
       state,
-      event({ type: "started", generation_id: "gen", user_message: null, message_id: "b1" }),
+      event({
+        type: "started",
+        generation_id: "gen",
+        user_message: null,
+        message_id: "b1",
+        action: "regenerate",
+        base_content: "",
+      }),
       { type: "generation/tokens", text: "Partial" },
     );
     expect(state.rows.map((r) => r.key)).toEqual(["g", "u1", "b1"]);
@@ -243,7 +271,14 @@ describe("chatReducer", () => {
     const state = run(
       greeting(),
       { type: "generation/begin", action: "autopilot", now, conversationId },
-      event({ type: "started", generation_id: "gen", user_message: null, message_id: null }),
+      event({
+        type: "started",
+        generation_id: "gen",
+        user_message: null,
+        message_id: null,
+        action: "regenerate",
+        base_content: "",
+      }),
       { type: "generation/tokens", text: "I wave back" },
       event({ type: "done", message: null, suggestion: "I wave back.", context_start_message_id: null }),
     );

@@ -5,7 +5,15 @@ import { Avatar } from "../../ui/avatar.tsx";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { type ChatRow, liveContent, type Streaming } from "./chat-state.ts";
-import { type LastBotActions, MessageRow, type RowCharacter } from "./message-row.tsx";
+import type { EditKind } from "./message-editor.tsx";
+import {
+  type LastBotActions,
+  type MessageTools,
+  MessageRow,
+  type PickMode,
+  type PickState,
+  type RowCharacter,
+} from "./message-row.tsx";
 
 /**
  * The conversation, virtualised: only the rows near the viewport are in the DOM, so a chat with
@@ -30,6 +38,18 @@ interface MessageListProps {
   lastBotActions: LastBotActions | null;
   lastBotKey: string | null;
   handle?: Ref<MessageListHandle>;
+  tools?: MessageTools | null;
+  /** The message being edited, if any. */
+  editing?: { messageId: string; kind: EditKind; saving: boolean } | null;
+  /** A pick mode (remove messages, partial clone): rows become buttons. */
+  picking?: { mode: PickMode; chosenId: string | null; onPick: (messageId: string) => void } | null;
+}
+
+/** Remove takes the chosen message and all after it; a partial clone, it and all before it. */
+function pickStateOf(mode: PickMode, index: number, chosenIndex: number): PickState {
+  if (chosenIndex < 0) return null;
+  if (index === chosenIndex) return "chosen";
+  return (mode === "remove" ? index > chosenIndex : index < chosenIndex) ? "included" : null;
 }
 
 /** The area above the first loaded message: Load Previous Messages, or the start of history. */
@@ -81,7 +101,11 @@ export function MessageList({
   lastBotActions,
   lastBotKey,
   handle,
+  tools = null,
+  editing = null,
+  picking = null,
 }: MessageListProps) {
+  const chosenIndex = picking?.chosenId ? rows.findIndex((row) => row.message.id === picking.chosenId) : -1;
   const scrollRef = useRef<HTMLDivElement>(null);
   const paddingStart = hasMore ? topHeight.more : topHeight.start;
 
@@ -180,6 +204,12 @@ export function MessageList({
                   character={character}
                   contextStart={row.message.id === contextStartId && (item.index > 0 || hasMore)}
                   lastBot={row.key === lastBotKey ? lastBotActions : null}
+                  tools={tools}
+                  editing={editing?.messageId === row.message.id ? editing.kind : null}
+                  saving={editing?.messageId === row.message.id && editing.saving}
+                  pickMode={picking?.mode ?? null}
+                  picked={picking ? pickStateOf(picking.mode, item.index, chosenIndex) : null}
+                  onPick={picking?.onPick}
                 />
               </div>
             );

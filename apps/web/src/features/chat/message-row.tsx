@@ -1,14 +1,10 @@
-import { Check, ChevronLeft, ChevronRight, ChevronsRight, Copy, Ellipsis, RefreshCw } from "lucide-react";
-import { memo, type ReactNode, useEffect, useState } from "react";
+import { ChevronLeft, ChevronRight, ChevronsRight, ImageIcon, RefreshCw } from "lucide-react";
+import { memo, type ReactNode } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import { cn } from "../../ui/cn.ts";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from "../../ui/dropdown-menu.tsx";
 import type { ChatRow } from "./chat-state.ts";
+import { type EditKind, MessageEditor } from "./message-editor.tsx";
+import { iconButton, MessageMenu } from "./message-menu.tsx";
 import { MessageText } from "./message-text.tsx";
 
 export interface RowCharacter {
@@ -25,6 +21,21 @@ export interface LastBotActions {
   onSelectAlternative: (row: ChatRow, index: number) => void;
 }
 
+/** Edit and image-prompt edit (§4 "Message modes"), shared by every row. */
+export interface MessageTools {
+  /** Off while a reply is written (the server refuses edits then). */
+  enabled: boolean;
+  onEdit: (messageId: string, kind: EditKind) => void;
+  onSave: (row: ChatRow, kind: EditKind, text: string) => void;
+  onCancel: () => void;
+}
+
+/** Choosing a message in the list: the start of a removal, or the last message of a partial clone. */
+export type PickMode = "remove" | "clone";
+
+/** This row in a pick mode: the one chosen, one that goes with it, or neither. */
+export type PickState = "chosen" | "included" | null;
+
 interface MessageRowProps {
   row: ChatRow;
   /** What the bubble shows now (the streamed text for the reply being written). */
@@ -37,12 +48,14 @@ interface MessageRowProps {
   contextStart: boolean;
   /** Regenerate, continue and alternatives: only on the last bot message. */
   lastBot: LastBotActions | null;
+  tools?: MessageTools | null;
+  /** This message is being edited (its text or its image prompt). */
+  editing?: EditKind | null;
+  saving?: boolean;
+  pickMode?: PickMode | null;
+  picked?: PickState;
+  onPick?: (messageId: string) => void;
 }
-
-const iconButton =
-  "inline-flex size-9 items-center justify-center rounded-lg text-muted transition hover:bg-surface-2 hover:text-fg " +
-  "disabled:pointer-events-none disabled:opacity-40 aria-disabled:cursor-default aria-disabled:opacity-40 " +
-  "aria-disabled:hover:bg-transparent aria-disabled:hover:text-muted [&_svg]:size-4";
 
 /**
  * A button that is off while a reply is written: aria-disabled rather than disabled, so it keeps
@@ -103,47 +116,6 @@ function ContextDivider() {
   );
 }
 
-/** Copy, with a 2-second confirmation; later entries (edit, report) join it here. */
-function MessageMenu({ text, className }: { text: string; className?: string }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-    } catch {
-      // Clipboard blocked (insecure origin): nothing to confirm.
-    }
-  };
-
-  return (
-    <span className={cn("inline-flex items-center", className)}>
-      <DropdownMenu>
-        <DropdownMenuTrigger
-          className={cn(iconButton, "data-[state=open]:bg-surface-2")}
-          aria-label="Message actions"
-        >
-          {copied ? <Check aria-hidden className="text-success" /> : <Ellipsis aria-hidden />}
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="start" className="min-w-40">
-          <DropdownMenuItem onSelect={() => void copy()}>
-            <Copy aria-hidden />
-            Copy
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-      <span role="status" className={cn("text-xs text-success", copied ? "pr-1" : "sr-only")}>
-        {copied ? "Copied" : ""}
-      </span>
-    </span>
-  );
-}
-
 function stateNote(row: ChatRow): string | null {
   if (row.unsent) return "Not sent";
   switch (row.message.state) {
@@ -191,6 +163,61 @@ function Alternatives({ row, actions }: { row: ChatRow; actions: LastBotActions 
   );
 }
 
+const pickLabels: Record<PickMode, { button: string; chosen: string }> = {
+  remove: { button: "Remove from this message", chosen: "Removed from here" },
+  clone: { button: "Copy up to this message", chosen: "Last message in the copy" },
+};
+
+/** In a pick mode the whole row is one button; the chosen row and the ones going with it are tinted. */
+function PickFrame({
+  messageId,
+  mode,
+  picked,
+  onPick,
+  children,
+}: {
+  messageId: string;
+  mode: PickMode;
+  picked: PickState;
+  onPick: ((messageId: string) => void) | null;
+  children: ReactNode;
+}) {
+  const tint =
+    picked === null
+      ? "border-transparent"
+      : mode === "remove"
+        ? "border-danger/50 bg-danger-soft"
+        : "border-accent/50 bg-accent-soft/60";
+  return (
+    <div
+      className={cn("relative -mx-2 rounded-xl border px-2 py-2 transition-colors", tint)}
+      data-picked={picked ?? undefined}
+    >
+      <div className="pointer-events-none">{children}</div>
+      {picked === "chosen" ? (
+        <span
+          className={cn(
+            "pointer-events-none absolute -top-2.5 right-3 rounded-full px-2 text-xs font-medium",
+            mode === "remove" ? "bg-danger text-white" : "bg-accent text-accent-fg",
+          )}
+        >
+          {pickLabels[mode].chosen}
+        </span>
+      ) : null}
+      {onPick ? (
+        <button
+          type="button"
+          className="absolute inset-0 z-10 cursor-pointer rounded-xl hover:bg-fg/5"
+          aria-label={pickLabels[mode].button}
+          aria-pressed={picked === "chosen"}
+          data-pick-message={messageId}
+          onClick={() => onPick(messageId)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
 /** One message: the bot's on the left with its avatar, the user's on the right. */
 export const MessageRow = memo(function MessageRow({
   row,
@@ -199,11 +226,18 @@ export const MessageRow = memo(function MessageRow({
   waiting,
   character,
   contextStart,
-  lastBot,
+  lastBot: lastBotActions,
+  tools,
+  editing = null,
+  saving = false,
+  pickMode = null,
+  picked = null,
+  onPick,
 }: MessageRowProps) {
-  const bot = row.message.role === "bot";
+  const message = row.message;
+  const bot = message.role === "bot";
   const note = stateNote(row);
-  const time = new Date(row.message.createdAt);
+  const time = new Date(message.createdAt);
   const timeLabel = Number.isNaN(time.getTime()) ? undefined : time.toLocaleString();
   // On devices with hover the menu shows on hover or focus; on touch screens it stays visible.
   const reveal =
@@ -211,66 +245,127 @@ export const MessageRow = memo(function MessageRow({
     "[@media(hover:hover)]:focus-within:opacity-100 [@media(hover:hover)]:has-[[data-state=open]]:opacity-100";
   const bubble = "min-w-0 rounded-2xl px-3.5 py-2.5 leading-relaxed sm:px-4";
 
-  return (
-    <div className="mx-auto w-full max-w-[800px] px-3 pb-5 sm:px-5" data-message-id={row.message.id}>
-      {contextStart ? <ContextDivider /> : null}
-      {bot ? (
-        <div className="group flex gap-2.5 sm:gap-3" data-role="bot">
-          <Avatar name={character.name} src={character.avatar_url} size="sm" className="mt-0.5" />
-          <div className="flex min-w-0 flex-1 flex-col items-start gap-0.5">
-            <div className="flex max-w-full items-end gap-1">
-              <div
-                title={timeLabel}
-                aria-busy={streaming || undefined}
-                data-message-bubble
-                className={cn(bubble, "rounded-tl-md border border-border bg-surface")}
+  const stored = !row.unsent && !message.id.startsWith("local-");
+  const quiet = pickMode !== null || editing !== null;
+  // Nothing to act on in a pick mode or while this row is edited.
+  const lastBot = quiet ? null : lastBotActions;
+  const editable = Boolean(tools?.enabled) && stored && !streaming && message.state !== "streaming";
+  const onEdit = editable && tools ? () => tools.onEdit(message.id, "text") : undefined;
+  const onEditImagePrompt =
+    editable && tools && message.image_prompt !== null ? () => tools.onEdit(message.id, "image") : undefined;
+  const menu = (className?: string) =>
+    quiet || streaming ? null : (
+      <MessageMenu
+        text={content}
+        className={className}
+        onEdit={onEdit}
+        onEditImagePrompt={lastBot ? undefined : onEditImagePrompt}
+      />
+    );
+  const editor =
+    editing && tools ? (
+      <MessageEditor
+        kind={editing}
+        initial={editing === "image" ? (message.image_prompt ?? "") : message.content}
+        saving={saving}
+        onSave={(text) => tools.onSave(row, editing, text)}
+        onCancel={tools.onCancel}
+      />
+    ) : null;
+
+  const body = bot ? (
+    <div className="group flex gap-2.5 sm:gap-3" data-role="bot">
+      <Avatar name={character.name} src={character.avatar_url} size="sm" className="mt-0.5" />
+      <div className="flex min-w-0 flex-1 flex-col items-start gap-0.5">
+        <div className={cn("flex max-w-full items-end gap-1", editor && "w-full")}>
+          <div
+            title={timeLabel}
+            aria-busy={streaming || undefined}
+            data-message-bubble
+            className={cn(bubble, "rounded-tl-md border border-border bg-surface", editor && "w-full")}
+          >
+            {editor ??
+              (content === "" && streaming ? (
+                <TypingDots />
+              ) : content === "" ? (
+                <p className="text-muted italic">No reply</p>
+              ) : (
+                <>
+                  <MessageText text={content} streaming={streaming} />
+                  {waiting ? <TypingDots className="mt-1" /> : null}
+                </>
+              ))}
+          </div>
+          {lastBot ? null : menu(reveal)}
+        </div>
+        {lastBot ? (
+          <div className="-ml-1.5 flex flex-wrap items-center">
+            <ActionButton label="Regenerate" off={!lastBot.enabled} onClick={lastBot.onRegenerate}>
+              <RefreshCw aria-hidden />
+            </ActionButton>
+            <ActionButton label="Continue" off={!lastBot.enabled} onClick={lastBot.onContinue}>
+              <ChevronsRight aria-hidden />
+            </ActionButton>
+            {message.image_prompt !== null && tools ? (
+              <ActionButton
+                label="Edit image prompt"
+                off={!onEditImagePrompt}
+                onClick={() => onEditImagePrompt?.()}
               >
-                {content === "" && streaming ? (
-                  <TypingDots />
-                ) : content === "" ? (
-                  <p className="text-muted italic">No reply</p>
-                ) : (
-                  <>
-                    <MessageText text={content} streaming={streaming} />
-                    {waiting ? <TypingDots className="mt-1" /> : null}
-                  </>
-                )}
-              </div>
-              {lastBot || streaming ? null : <MessageMenu text={content} className={reveal} />}
-            </div>
-            {lastBot ? (
-              <div className="-ml-1.5 flex flex-wrap items-center">
-                <ActionButton label="Regenerate" off={!lastBot.enabled} onClick={lastBot.onRegenerate}>
-                  <RefreshCw aria-hidden />
-                </ActionButton>
-                <ActionButton label="Continue" off={!lastBot.enabled} onClick={lastBot.onContinue}>
-                  <ChevronsRight aria-hidden />
-                </ActionButton>
-                <Alternatives row={row} actions={lastBot} />
-                {streaming ? null : <MessageMenu text={content} />}
-                {note ? <span className="px-1.5 text-xs text-muted">{note}</span> : null}
-              </div>
-            ) : note ? (
-              <span className="px-1 text-xs text-muted">{note}</span>
+                <ImageIcon aria-hidden />
+              </ActionButton>
             ) : null}
+            <Alternatives row={row} actions={lastBot} />
+            {menu()}
+            {note ? <span className="px-1.5 text-xs text-muted">{note}</span> : null}
           </div>
+        ) : note ? (
+          <span className="px-1 text-xs text-muted">{note}</span>
+        ) : null}
+      </div>
+    </div>
+  ) : (
+    <div className="flex flex-col items-end gap-0.5" data-role="user">
+      <div
+        className={cn(
+          "group flex items-end gap-1",
+          editor ? "w-full sm:w-[75%]" : "max-w-[85%] sm:max-w-[75%]",
+        )}
+      >
+        {menu(reveal)}
+        <div
+          title={timeLabel}
+          data-message-bubble
+          className={cn(
+            bubble,
+            "rounded-tr-md bg-accent-soft",
+            row.unsent && "opacity-70",
+            editor && "w-full",
+          )}
+        >
+          {editor ?? <MessageText text={content} />}
         </div>
+      </div>
+      {note ? (
+        <span className={cn("px-1 text-xs", row.unsent ? "text-danger" : "text-muted")}>{note}</span>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <div className="mx-auto w-full max-w-[800px] px-3 pb-5 sm:px-5" data-message-id={message.id}>
+      {contextStart ? <ContextDivider /> : null}
+      {pickMode ? (
+        <PickFrame
+          messageId={message.id}
+          mode={pickMode}
+          picked={picked}
+          onPick={stored && onPick ? onPick : null}
+        >
+          {body}
+        </PickFrame>
       ) : (
-        <div className="flex flex-col items-end gap-0.5" data-role="user">
-          <div className="group flex max-w-[85%] items-end gap-1 sm:max-w-[75%]">
-            <MessageMenu text={content} className={reveal} />
-            <div
-              title={timeLabel}
-              data-message-bubble
-              className={cn(bubble, "rounded-tr-md bg-accent-soft", row.unsent && "opacity-70")}
-            >
-              <MessageText text={content} />
-            </div>
-          </div>
-          {note ? (
-            <span className={cn("px-1 text-xs", row.unsent ? "text-danger" : "text-muted")}>{note}</span>
-          ) : null}
-        </div>
+        body
       )}
     </div>
   );

@@ -39,8 +39,15 @@ const localKey = (kind: string) => `local-${kind}-${++localIds}`;
  * generation actions, streaming with token batching (one render per frame), stop, resume after
  * a dropped connection or on opening a chat whose reply is still being written.
  */
-export function useChat(conversation: Conversation, initialPage: MessagePage) {
+export function useChat(
+  conversation: Conversation,
+  initialPage: MessagePage,
+  /** Added to every generation request when it is made (the chosen model, generation settings). */
+  requestExtras?: () => Partial<GenerateRequest>,
+) {
   const conversationId = conversation.id;
+  const extrasRef = useRef(requestExtras);
+  extrasRef.current = requestExtras;
   const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(chatReducer, undefined, () =>
     initialChatState(initialPage, conversation.context_start_message_id),
@@ -236,6 +243,7 @@ export function useChat(conversation: Conversation, initialPage: MessagePage) {
       conversation_id: conversationId,
       type: "text",
       action,
+      ...extrasRef.current?.(),
       ...extra,
     }),
     [conversationId],
@@ -360,6 +368,11 @@ export function useChat(conversation: Conversation, initialPage: MessagePage) {
   }, [conversationId, loadingPrevious]);
 
   const dismissProblem = useCallback(() => dispatch({ type: "problem/dismiss" }), []);
+  /** A message changed outside a generation (edited): show the stored version. */
+  const replaceMessage = useCallback(
+    (message: Message) => dispatch({ type: "message/replace", message }),
+    [],
+  );
 
   // Resume a reply being written when the chat opens (or when a refetch shows one started
   // elsewhere, in another tab).
@@ -385,8 +398,8 @@ export function useChat(conversation: Conversation, initialPage: MessagePage) {
     selectAlternative,
     loadPrevious,
     dismissProblem,
+    replaceMessage,
+    /** Reads the newest page again over what is shown (after messages were removed). */
+    reload: resync,
   };
 }
-
-export type ChatController = ReturnType<typeof useChat>;
-export type { Message };

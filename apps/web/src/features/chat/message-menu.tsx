@@ -1,0 +1,95 @@
+import { Check, Copy, Ellipsis, ImageIcon, Pencil } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { cn } from "../../ui/cn.ts";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "../../ui/dropdown-menu.tsx";
+
+export const iconButton =
+  "inline-flex size-9 items-center justify-center rounded-lg text-muted transition hover:bg-surface-2 hover:text-fg " +
+  "disabled:pointer-events-none disabled:opacity-40 aria-disabled:cursor-default aria-disabled:opacity-40 " +
+  "aria-disabled:hover:bg-transparent aria-disabled:hover:text-muted [&_svg]:size-4";
+
+interface MessageMenuProps {
+  text: string;
+  className?: string;
+  /** Edit (the text edit mode of §4); absent when the message can't be edited now. */
+  onEdit?: () => void;
+  /** Edit image prompt, for messages that have one. */
+  onEditImagePrompt?: () => void;
+}
+
+/** The message menu of §2: Copy (with a 2-second confirmation) and Edit. */
+export function MessageMenu({ text, className, onEdit, onEditImagePrompt }: MessageMenuProps) {
+  const [copied, setCopied] = useState(false);
+  // An edit box takes the focus: the closing menu must not hand it back to its button.
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      // Clipboard blocked (insecure origin): nothing to confirm.
+    }
+  };
+
+  return (
+    <span className={cn("inline-flex items-center", className)}>
+      <DropdownMenu>
+        <DropdownMenuTrigger
+          className={cn(iconButton, "data-[state=open]:bg-surface-2")}
+          aria-label="Message actions"
+        >
+          {copied ? <Check aria-hidden className="text-success" /> : <Ellipsis aria-hidden />}
+        </DropdownMenuTrigger>
+        <DropdownMenuContent
+          align="start"
+          className="min-w-40"
+          onCloseAutoFocus={(event) => {
+            if (keepFocus.current) event.preventDefault();
+            keepFocus.current = false;
+          }}
+        >
+          <DropdownMenuItem onSelect={() => void copy()}>
+            <Copy aria-hidden />
+            Copy
+          </DropdownMenuItem>
+          {onEdit ? (
+            <DropdownMenuItem
+              onSelect={() => {
+                keepFocus.current = true;
+                onEdit();
+              }}
+            >
+              <Pencil aria-hidden />
+              Edit
+            </DropdownMenuItem>
+          ) : null}
+          {onEditImagePrompt ? (
+            <DropdownMenuItem
+              onSelect={() => {
+                keepFocus.current = true;
+                onEditImagePrompt();
+              }}
+            >
+              <ImageIcon aria-hidden />
+              Edit image prompt
+            </DropdownMenuItem>
+          ) : null}
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <span role="status" className={cn("text-xs text-success", copied ? "pr-1" : "sr-only")}>
+        {copied ? "Copied" : ""}
+      </span>
+    </span>
+  );
+}
