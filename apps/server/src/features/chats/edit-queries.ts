@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { lastMessage } from "./queries.ts";
+import { lastMessage, summaryOf, writeReply } from "./queries.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
-
-const PREVIEW_CHARS = 200;
 
 /** Replaces the text of a message's selected alternative. */
 export async function editMessageText(
@@ -49,9 +47,7 @@ async function refreshSummary(
     .update(conversations)
     .set({
       messageCount: sql`greatest(${conversations.messageCount} - ${removed}, 0)`,
-      lastMessagePreview: newest ? newest.content.slice(0, PREVIEW_CHARS) : null,
-      lastMessageRole: newest?.role ?? null,
-      lastMessageAt: newest?.createdAt ?? null,
+      ...summaryOf(newest),
       contextStartMessageId: null,
       updatedAt: new Date(),
     })
@@ -119,9 +115,7 @@ export async function cloneConversation(
       .update(conversations)
       .set({
         messageCount: counted?.n ?? 0,
-        lastMessagePreview: newest ? newest.content.slice(0, PREVIEW_CHARS) : null,
-        lastMessageRole: newest?.role ?? null,
-        lastMessageAt: newest?.createdAt ?? null,
+        ...summaryOf(newest),
       })
       .where(eq(conversations.id, id))
       .returning();

@@ -5,6 +5,15 @@ import { type ConversationRow, conversations, type MessageRow, messages } from "
 
 const PREVIEW_CHARS = 200;
 
+/** The conversation row's copy of its newest message, for chat lists. */
+export function summaryOf(newest: Pick<MessageRow, "content" | "role" | "createdAt"> | null) {
+  return {
+    lastMessagePreview: newest ? newest.content.slice(0, PREVIEW_CHARS) : null,
+    lastMessageRole: newest?.role ?? null,
+    lastMessageAt: newest?.createdAt ?? null,
+  };
+}
+
 export async function findConversation(db: Db, id: string): Promise<ConversationRow | null> {
   const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
   return row ?? null;

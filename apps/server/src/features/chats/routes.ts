@@ -26,7 +26,7 @@ import {
   selectAlternative,
   updateConversation,
 } from "./queries.ts";
-import { chattableCharacter, startConversation, withCards } from "./service.ts";
+import { assertOwnPersona, chattableCharacter, startConversation, withCards } from "./service.ts";
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -78,6 +78,7 @@ export async function chatRoutes(
     const conversation = await findConversation(db, parse(idParams, req.params).id);
     assertOwnsConversation(viewer, conversation);
     const change = parse(conversationUpdate, req.body);
+    await assertOwnPersona(db, viewer, change.user_persona_id);
     const updated = await updateConversation(db, conversation.id, {
       ...(change.label !== undefined && { label: change.label }),
       ...(change.user_persona_id !== undefined && { userPersonaId: change.user_persona_id }),

@@ -6,6 +6,7 @@ import type { Viewer } from "../accounts/viewer.ts";
 import { findCardRows, toCard } from "../characters/index.ts";
 import { canChat, invalidAccess } from "../characters/policy.ts";
 import { type CharacterRow, characters } from "../characters/schema.ts";
+import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
 import { toConversation, toMessage } from "./mappers.ts";
 import { resolveMacros } from "./prompt.ts";
 import { insertConversation } from "./queries.ts";
@@ -22,6 +23,15 @@ export async function chattableCharacter(db: Db, viewer: Viewer, characterId: st
   return row;
 }
 
+/** A persona given for a chat must be the viewer's own. */
+export async function assertOwnPersona(
+  db: Db,
+  viewer: Viewer,
+  personaId: string | null | undefined,
+): Promise<void> {
+  if (personaId && !(await findPersona(db, viewer.id, personaId))) throw personaNotFound();
+}
+
 /** Starts a conversation: the greeting is its first bot message, alternate greetings its alternatives. */
 export async function startConversation(
   db: Db,
@@ -30,7 +40,8 @@ export async function startConversation(
   input: { characterId: string; userPersonaId: string | null },
 ): Promise<ConversationCreated> {
   const character = await chattableCharacter(db, viewer, input.characterId);
-  const userName = viewer.name;
+  await assertOwnPersona(db, viewer, input.userPersonaId);
+  const userName = (await resolvePersonaForPrompt(db, viewer.id, input.userPersonaId)).name;
   const greetings = [character.greeting, ...character.alternateGreetings]
     .filter((g) => g.trim())
     .map((g) => resolveMacros(g, character.name, userName));

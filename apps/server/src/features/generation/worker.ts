@@ -19,6 +19,7 @@ import {
 } from "../chats/queries.ts";
 import type { GenerationRow, MessageRow } from "../chats/schema.ts";
 import type { InferenceService } from "../inference/service.ts";
+import { resolvePersonaForPrompt } from "../personas/index.ts";
 import { recordGenerationTime } from "./estimate.ts";
 import { findGeneration, finishGeneration, heartbeat, markRunning, releaseConversation } from "./queries.ts";
 import { samplingFor } from "./sampling.ts";
@@ -91,7 +92,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
         systemPrompt: character.systemPrompt,
         postHistoryInstructions: character.postHistoryInstructions,
       },
-      persona: { name: userRow.name, description: "" },
+      persona: await resolvePersonaForPrompt(db, userRow.id, conversation.userPersonaId),
       history,
       mode,
       contextTokens: budget,
