@@ -71,7 +71,7 @@ describe("web shell", () => {
 
     await page.reload();
     await accountMenu(page, name).waitFor();
-    expect(await navLinks(page)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites"]);
+    expect(await navLinks(page)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites", "Personas"]);
     expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
     await page.getByRole("heading", { name: "No characters yet" }).waitFor();
 
@@ -129,7 +129,7 @@ describe("web shell", () => {
 
   it("shows the not-found page for unknown paths and for spec routes not built yet", async () => {
     const { context, page } = await newPage(browser, server);
-    for (const path of ["/definitely/not/here", "/personas"]) {
+    for (const path of ["/definitely/not/here", "/sale"]) {
       const response = await page.goto(path);
       expect(response?.status()).toBe(200); // SPA fallback; the client decides.
       await page.getByRole("heading", { name: "This page is gone." }).waitFor();
@@ -158,6 +158,7 @@ describe("web shell", () => {
       "Create",
       "My Chatbots",
       "Favorites",
+      "Personas",
       "Users",
       "Models",
     ]);

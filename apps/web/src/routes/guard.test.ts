@@ -10,6 +10,7 @@ const memberPermissions: Permission[] = [
   "view_my_chat_bots",
   "create_character",
   "report_character",
+  "personas",
 ];
 
 function user(overrides: Partial<Me> = {}): Me {
@@ -97,6 +98,11 @@ describe("guardRoute", () => {
     expect(guardRoute(entry("/chatbot/create"), noCreate, "/chatbot/create")).toEqual({
       kind: "accessDenied",
     });
+    // The Personas pages show guests a sign-up prompt (chat-and-characters §6).
+    for (const path of ["/personas", "/personas/create", "/personas/edit/$personaId"]) {
+      expect(guardRoute(entry(path), guest, "/personas")).toEqual({ kind: "allow" });
+      expect(guardRoute(entry(path), free, "/personas")).toEqual({ kind: "allow" });
+    }
     // The editor has no signed-out version.
     expect(guardRoute(entry("/chatbot/edit/$characterId"), null, "/chatbot/edit/1")).toEqual({
       kind: "signIn",
@@ -188,6 +194,9 @@ describe("route table", () => {
       "/my-characters",
       "/my-chatbots",
       "/my-chatbots/drafts",
+      "/personas",
+      "/personas/create",
+      "/personas/edit/$personaId",
       "/sign-in",
       "/sign-up",
     ]);
@@ -200,9 +209,18 @@ describe("visibleNav", () => {
 
   it("filters the navigation by permission", () => {
     expect(labels(null)).toEqual(["Home"]);
-    expect(labels(free)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites"]);
+    expect(labels(free)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites", "Personas"]);
     expect(labels(guest)).toEqual(["Home"]);
-    expect(labels(admin)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites", "Users", "Models"]);
+    expect(labels(admin)).toEqual([
+      "Home",
+      "Chats",
+      "Create",
+      "My Chatbots",
+      "Favorites",
+      "Personas",
+      "Users",
+      "Models",
+    ]);
     const reader = user({ permissions: ["site_access", "view_chat"] });
     expect(labels(reader)).toEqual(["Home", "Chats", "Favorites"]);
   });

@@ -182,10 +182,35 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/my-chatbots", ...myChatbots },
   { path: "/my-chatbots/drafts", ...drafts },
   { path: "/chatbots/drafts", ...drafts }, // chat-and-characters §2 names both paths
-  // Protected, view_chat
-  { path: "/personas", layout: "main", login: true, permission: "view_chat" }, // named here
-  { path: "/personas/create", layout: "main", login: true, permission: "view_chat" }, // named here
-  { path: "/personas/edit/$personaId", layout: "main", login: true, permission: "view_chat" },
+  // Protected, view_chat. Guests have no personas (chat-and-characters §6): signed-out visitors
+  // and guests see the pages' sign-up prompt instead.
+  {
+    path: "/personas", // named here
+    layout: "main",
+    login: true,
+    permission: "view_chat",
+    signedOutScreen: true,
+    title: "My Personas",
+    screen: () => import("./personas/my-personas.tsx"),
+  },
+  {
+    path: "/personas/create", // named here
+    layout: "main",
+    login: true,
+    permission: "view_chat",
+    signedOutScreen: true,
+    title: "Persona",
+    screen: () => import("./personas/persona-create.tsx"),
+  },
+  {
+    path: "/personas/edit/$personaId",
+    layout: "main",
+    login: true,
+    permission: "view_chat",
+    signedOutScreen: true,
+    title: "Persona",
+    screen: () => import("./personas/persona-edit.tsx"),
+  },
   // Protected, create_character
   { path: "/character/create", ...createChatbot },
   { path: "/chatbot/create", ...createChatbot },

@@ -1,18 +1,25 @@
 import type { GenerationSettings } from "@hearth/contract";
+import { type GenerationSettingKey, generationSettingFields } from "@hearth/contract/labels";
 import type { SamplingSettings } from "../../ports/llm.ts";
 
-/** Defaults when the user has not tuned anything (the spec leaves them unstated). */
-export const DEFAULT_SETTINGS = { max_new_tokens: 200, temperature: 0.8, top_p: 0.95, top_k: 40 } as const;
+/** One table (the client's sliders) holds each setting's range and its default. */
+const field = (key: GenerationSettingKey) =>
+  generationSettingFields.find((f) => f.key === key) as (typeof generationSettingFields)[number];
 
-/** Clamps to the ranges of spec §5; the contract already refuses values outside them. */
+/** Each setting clamped to its range; a setting the user left alone takes its default. */
+function setting(settings: GenerationSettings | Record<string, number>, key: GenerationSettingKey): number {
+  const f = field(key);
+  const value = (settings as Record<string, number | undefined>)[key] ?? f.default;
+  return Math.min(f.max, Math.max(f.min, value));
+}
+
+/** The sampling a generation uses; the contract already refuses values outside the ranges. */
 export function samplingFor(settings: GenerationSettings | Record<string, number>): SamplingSettings {
-  const s = { ...DEFAULT_SETTINGS, ...settings } as Required<GenerationSettings>;
-  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
   return {
-    maxTokens: Math.round(clamp(s.max_new_tokens, 180, 300)),
-    temperature: clamp(s.temperature, 0, 1.5),
-    topP: clamp(s.top_p, 0.01, 1),
-    topK: Math.round(clamp(s.top_k, 1, 100)),
+    maxTokens: Math.round(setting(settings, "max_new_tokens")),
+    temperature: setting(settings, "temperature"),
+    topP: setting(settings, "top_p"),
+    topK: Math.round(setting(settings, "top_k")),
     repeatPenalty: 1.1,
   };
 }

@@ -1,7 +1,7 @@
 import type { CharacterCard } from "@hearth/contract";
 import { Link } from "@tanstack/react-router";
 import { Check, Copy, EllipsisVertical, History, Share2, SquarePen } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { routeEntry } from "../../routes/table.ts";
 import { Avatar } from "../../ui/avatar.tsx";
 import { Button } from "../../ui/button.tsx";
@@ -80,10 +80,21 @@ interface ChatHeaderProps {
   canViewSaved: boolean;
   startingNew: boolean;
   onStartNew: () => void;
+  /** The conversation's title (Change Title), shown under the name. */
+  title?: string | null;
+  /** The chat tools' entries, after View Saved Chats. */
+  tools?: ReactNode;
 }
 
 /** The character's avatar and name stay in view above the conversation, with its actions. */
-export function ChatHeader({ character, canViewSaved, startingNew, onStartNew }: ChatHeaderProps) {
+export function ChatHeader({
+  character,
+  canViewSaved,
+  startingNew,
+  onStartNew,
+  title = null,
+  tools,
+}: ChatHeaderProps) {
   const profile = built("/chatbot/$characterId") ? `/chatbot/${encodeURIComponent(character.id)}` : null;
   const creator = character.creator_username;
   const creatorPage =
@@ -111,15 +122,26 @@ export function ChatHeader({ character, canViewSaved, startingNew, onStartNew }:
                 character.name
               )}
             </h1>
-            {creator ? (
-              creatorPage ? (
-                <Link to={creatorPage} className="w-fit truncate rounded text-xs text-muted hover:text-fg">
-                  @{creator}
-                </Link>
-              ) : (
-                <span className="truncate text-xs text-muted">@{creator}</span>
-              )
-            ) : null}
+            <div className="flex min-w-0 items-baseline gap-1.5 text-xs text-muted">
+              {creator ? (
+                creatorPage ? (
+                  <Link to={creatorPage} className="w-fit shrink-0 truncate rounded hover:text-fg">
+                    @{creator}
+                  </Link>
+                ) : (
+                  <span className="shrink-0 truncate">@{creator}</span>
+                )
+              ) : null}
+              {title ? (
+                <>
+                  {creator ? <span aria-hidden>·</span> : null}
+                  <span className="min-w-0 truncate text-fg/80" data-conversation-title title={title}>
+                    <span className="sr-only">Title: </span>
+                    {title}
+                  </span>
+                </>
+              ) : null}
+            </div>
           </div>
         </div>
         <div className="flex shrink-0 items-center gap-0.5">
@@ -143,6 +165,7 @@ export function ChatHeader({ character, canViewSaved, startingNew, onStartNew }:
                   </Link>
                 </DropdownMenuItem>
               ) : null}
+              {tools}
             </DropdownMenuContent>
           </DropdownMenu>
         </div>

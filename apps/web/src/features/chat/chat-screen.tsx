@@ -9,9 +9,16 @@ import { useAppConfig, useMe } from "../../lib/session.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
-import { chatKeys, conversationQuery, createConversation, modelsQuery, newestMessagesQuery } from "./api.ts";
+import {
+  chatKeys,
+  conversationQuery,
+  createConversation,
+  modelsForChoiceQuery,
+  newestMessagesQuery,
+} from "./api.ts";
 import { ChatHeader } from "./chat-header.tsx";
 import { ChatInput } from "./chat-input.tsx";
+import { ChatMenuTools } from "./chat-menu.tsx";
 import {
   AccessState,
   ActionErrorBanner,
@@ -22,9 +29,13 @@ import {
   WaitingRoomBanner,
 } from "./chat-notices.tsx";
 import { lastBotRow, type TypingState } from "./chat-state.ts";
+import { ChatToolDialogs, pickCount } from "./chat-tool-dialogs.tsx";
 import { MessageList, type MessageListHandle } from "./message-list.tsx";
 import type { LastBotActions } from "./message-row.tsx";
+import { PickBar } from "./pick-bar.tsx";
+import { canTuneGeneration, forgetModelChoice, generationExtras, useModelChoice } from "./preferences.ts";
 import { useChat } from "./use-chat.ts";
+import { useChatTools } from "./use-chat-tools.ts";
 import { useViewportFill } from "./use-viewport-fill.ts";
 
 /** Codes that mean "this character can't be chatted with" wherever they come from. */
@@ -108,10 +119,12 @@ function isEditable(target: EventTarget | null): boolean {
 
 function ChatSession({ conversation, page }: { conversation: Conversation; page: MessagePage }) {
   const me = useMe();
-  const { brand } = useAppConfig();
+  const config = useAppConfig();
+  const { brand } = config;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const chat = useChat(conversation, page);
+  const userId = me?.id ?? "signed-out";
+  const chat = useChat(conversation, page, () => generationExtras(userId, me, config));
   const { state } = chat;
   const character = conversation.character;
   const list = useRef<MessageListHandle>(null);
@@ -120,8 +133,16 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
     document.title = pageTitle(character.name, brand.name);
   }, [character.name, brand.name]);
 
+  // The chosen model, checked by the server: one that is gone (or no longer allowed) quietly
+  // gives way to the default (§4 "Model choice").
+  const [storedModel] = useModelChoice(userId);
+  const models = useQuery(modelsForChoiceQuery(storedModel));
+  const checkedModel = models.data?.selected_id;
+  useEffect(() => {
+    if (storedModel && checkedModel && checkedModel !== storedModel) forgetModelChoice(userId);
+  }, [storedModel, checkedModel, userId]);
+
   // The demo-model notice, once per browser session.
-  const models = useQuery(modelsQuery);
   const [demoNotice, setDemoNotice] = useState<boolean | null>(null);
   const selectedModel = models.data?.models.find((model) => model.id === models.data?.selected_id);
   useEffect(() => {
@@ -138,6 +159,10 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
   const problem = state.problem;
   const blocked = problem?.kind === "access" || problem?.kind === "limit";
   const lastBot = lastBotRow(state.rows);
+  const idle = typing === "idle" && !blocked;
+  const tools = useChatTools(conversation, chat, idle);
+  const member = Boolean(me && !me.is_guest);
+  const picking = tools.pick !== null;
 
   const { regenerate, continueReply, selectAlternative, switching } = chat;
   const lastBotActions = useMemo<LastBotActions>(
@@ -163,7 +188,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.defaultPrevented) return;
       if (isEditable(event.target) || isEditable(document.activeElement)) return;
       if (document.querySelector('[role="dialog"], [role="menu"]')) return;
-      if (!lastBot || typing !== "idle" || blocked) return;
+      if (!lastBot || typing !== "idle" || blocked || picking) return;
       const { alternative_index: index, alternative_count: count } = lastBot.message;
       const next = event.key === "ArrowLeft" ? index - 1 : index + 1;
       if (next < 0 || next >= count) return;
@@ -172,7 +197,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [lastBot, typing, blocked, selectAlternative]);
+  }, [lastBot, typing, blocked, picking, selectAlternative]);
 
   const [startingNew, setStartingNew] = useState(false);
   const startNew = async () => {
@@ -209,6 +234,20 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         canViewSaved={!me?.is_guest}
         startingNew={startingNew}
         onStartNew={() => void startNew()}
+        title={conversation.label}
+        tools={
+          <ChatMenuTools
+            conversation={conversation}
+            access={{
+              personas: member && Boolean(me?.permissions.includes("personas")),
+              generationSettings: canTuneGeneration(me, config),
+              creator: me?.id === character.creator_user_id,
+            }}
+            idle={idle && tools.pick === null}
+            onOpen={tools.openDialog}
+            onRemove={tools.startRemove}
+          />
+        }
       />
       <MessageList
         handle={list}
@@ -221,6 +260,9 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         contextStartId={state.contextStartId}
         lastBotActions={lastBotActions}
         lastBotKey={lastBot?.key ?? null}
+        tools={tools.messageTools}
+        editing={tools.editing}
+        picking={tools.pick ? { ...tools.pick, onPick: tools.onPick } : null}
       />
       <div className="mx-auto flex w-full max-w-[800px] shrink-0 flex-col gap-2 px-3 pt-1 pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:px-5">
         <p className="sr-only" role="status">
@@ -261,18 +303,29 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         {chat.actionError ? (
           <ActionErrorBanner message={chat.actionError} onDismiss={chat.clearActionError} />
         ) : null}
-        <ChatInput
-          conversationId={conversation.id}
-          characterName={character.name}
-          typing={typing}
-          autopilotText={typing === "autopilot" ? (streaming?.text ?? "") : null}
-          fill={fill}
-          disabled={blocked}
-          stopping={streaming?.stopping ?? false}
-          onSend={send}
-          onStop={chat.stop}
-          onSuggest={chat.suggest}
-        />
+        {tools.pick ? (
+          <PickBar
+            mode={tools.pick.mode}
+            count={pickCount(tools.pick.mode, state.rows, tools.pick.chosenId, conversation.message_count)}
+            busy={tools.pickBusy}
+            error={tools.pickError}
+            onCancel={tools.cancelPick}
+            onConfirm={tools.confirmPick}
+          />
+        ) : (
+          <ChatInput
+            conversationId={conversation.id}
+            characterName={character.name}
+            typing={typing}
+            autopilotText={typing === "autopilot" ? (streaming?.text ?? "") : null}
+            fill={fill}
+            disabled={blocked}
+            stopping={streaming?.stopping ?? false}
+            onSend={send}
+            onStop={chat.stop}
+            onSuggest={chat.suggest}
+          />
+        )}
         <p className="text-center text-xs text-muted">
           <span className="hidden lg:inline">
             All conversations are fictional AI storytelling for entertainment.
@@ -280,6 +333,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
           <span className="lg:hidden">All chats are fictional AI stories.</span>
         </p>
       </div>
+      <ChatToolDialogs tools={tools} conversation={conversation} rows={state.rows} userId={userId} />
     </>
   );
 }

@@ -23,7 +23,10 @@ interface CloneDialogProps {
 }
 
 const excerpt = (text: string) => {
-  const flat = text.replace(/[*_`#>]+/g, "").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/[*_`#>]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > 90 ? `${flat.slice(0, 90)}…` : flat || "(empty message)";
 };
 

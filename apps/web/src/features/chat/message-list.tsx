@@ -8,8 +8,8 @@ import { type ChatRow, liveContent, type Streaming } from "./chat-state.ts";
 import type { EditKind } from "./message-editor.tsx";
 import {
   type LastBotActions,
-  type MessageTools,
   MessageRow,
+  type MessageTools,
   type PickMode,
   type PickState,
   type RowCharacter,

@@ -154,8 +154,7 @@ export function PersonaDialog({
           ) : personas.data.personas.length === 0 ? (
             <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border-strong px-4 py-8 text-center">
               <p className="text-sm text-muted">
-                You have no personas yet. A persona tells characters who you are: a name and a few
-                highlights.
+                You have no personas yet. A persona tells characters who you are: a name and a few highlights.
               </p>
               <Button asChild size="sm">
                 <Link to="/personas/create" state={back}>
@@ -165,7 +164,10 @@ export function PersonaDialog({
               </Button>
             </div>
           ) : (
-            <ul className="flex max-h-[50dvh] flex-col gap-2 overflow-y-auto" aria-label="Your personas">
+            <ul
+              className="-m-1 flex max-h-[50dvh] flex-col gap-2 overflow-y-auto p-1"
+              aria-label="Your personas"
+            >
               {personas.data.personas.map((persona) => (
                 <PersonaOption
                   key={persona.id}

@@ -49,8 +49,8 @@ export function PlanRequiredDialog({
             </ul>
           </div>
           <p className="mt-3 text-sm text-muted">
-            Subscriptions aren't offered on {brand.name} yet. Ask the people who run it about upgrading
-            your account.
+            Subscriptions aren't offered on {brand.name} yet. Ask the people who run it about upgrading your
+            account.
           </p>
           <DialogFooter>
             <DialogClose asChild>

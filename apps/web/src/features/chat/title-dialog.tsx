@@ -67,12 +67,7 @@ function TitleForm({ conversation, onDone }: { conversation: Conversation; onDon
       ) : null}
       <DialogFooter>
         {conversation.label ? (
-          <Button
-            variant="ghost"
-            className="sm:mr-auto"
-            disabled={pending}
-            onClick={() => void save(null)}
-          >
+          <Button variant="ghost" className="sm:mr-auto" disabled={pending} onClick={() => void save(null)}>
             Remove title
           </Button>
         ) : null}

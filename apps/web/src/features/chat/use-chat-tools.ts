@@ -40,7 +40,9 @@ export function useChatTools(conversation: Conversation, chat: Chat, idle: boole
 
   const refreshLists = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: chatKeys.list });
-    void queryClient.invalidateQueries({ queryKey: chatKeys.byCharacter(conversationRef.current.character_id) });
+    void queryClient.invalidateQueries({
+      queryKey: chatKeys.byCharacter(conversationRef.current.character_id),
+    });
   }, [queryClient]);
 
   // --- Edit modes -------------------------------------------------------------------------

@@ -43,7 +43,11 @@ export async function createPersona(queryClient: QueryClient, body: z.input<type
   return persona;
 }
 
-export async function updatePersona(queryClient: QueryClient, id: string, body: z.input<typeof personaUpdate>) {
+export async function updatePersona(
+  queryClient: QueryClient,
+  id: string,
+  body: z.input<typeof personaUpdate>,
+) {
   const persona = await api.patch<Persona>(path(id), body);
   changed(queryClient, persona);
   return persona;
@@ -81,16 +85,19 @@ export async function removePersonaAvatar(queryClient: QueryClient, id: string) 
 
 /**
  * What to tell the user about a failed persona call (§8: "Persona errors show a message chosen
- * by error_type"). The server's own words follow where they add something (the plan's limit).
+ * by error_type"), and the server's own words where they add something (the plan's limit).
  */
-export function personaErrorMessage(error: unknown): string {
+export function personaError(error: unknown): { message: string; detail: string | null } {
   if (isApiRequestError(error) && error.errorType && error.errorType in personaErrorMessages) {
     const type = error.errorType as PersonaErrorType;
-    const base = personaErrorMessages[type];
-    if (type === "persona_limit_reached" && error.message && error.message !== base) {
-      return `${base} ${error.message}`;
-    }
-    return base;
+    const message = personaErrorMessages[type];
+    const detail = type === "persona_limit_reached" && error.message !== message ? error.message : null;
+    return { message, detail };
   }
-  return errorMessage(error);
+  return { message: errorMessage(error), detail: null };
+}
+
+export function personaErrorMessage(error: unknown): string {
+  const { message, detail } = personaError(error);
+  return detail ? `${message} ${detail}` : message;
 }

@@ -1,5 +1,15 @@
-import type { Me } from "@hearth/contract";
-import { Bot, Cpu, Heart, House, type LucideIcon, MessagesSquare, SquarePen, Users } from "lucide-react";
+import type { Me, Permission } from "@hearth/contract";
+import {
+  Bot,
+  Cpu,
+  Drama,
+  Heart,
+  House,
+  type LucideIcon,
+  MessagesSquare,
+  SquarePen,
+  Users,
+} from "lucide-react";
 import { canOpen } from "../../routes/guard.ts";
 import { routeEntry } from "../../routes/table.ts";
 
@@ -9,6 +19,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Hidden from guests (their chats aren't saved, so there is nothing to list). */
   membersOnly?: true;
+  /** A permission the feature needs beyond the route's own (personas: limited accounts have none). */
+  needs?: Permission;
 }
 
 export interface NavSection {
@@ -25,6 +37,7 @@ const navSections: NavSection[] = [
       { to: "/chatbot/create", label: "Create", icon: SquarePen },
       { to: "/my-chatbots", label: "My Chatbots", icon: Bot },
       { to: "/favorites", label: "Favorites", icon: Heart },
+      { to: "/personas", label: "Personas", icon: Drama, membersOnly: true, needs: "personas" },
     ],
   },
   {
@@ -47,6 +60,7 @@ export function visibleNav(me: Me | null): NavSection[] {
       items: section.items.filter((item) => {
         const entry = routeEntry(item.to);
         if (item.membersOnly && (!me || me.is_guest)) return false;
+        if (item.needs && !me?.permissions.includes(item.needs)) return false;
         return entry?.screen !== undefined && canOpen(entry, me);
       }),
     }))

@@ -1,0 +1,57 @@
+import type { Conversation } from "@hearth/contract";
+import type { ChatRow } from "./chat-state.ts";
+import { CloneDialog } from "./clone-dialog.tsx";
+import { GenerationSettingsDialog } from "./generation-settings-dialog.tsx";
+import { ModelDialog } from "./model-dialog.tsx";
+import { PersonaDialog } from "./persona-dialog.tsx";
+import { TitleDialog } from "./title-dialog.tsx";
+import type { ChatTools, ToolDialog } from "./use-chat-tools.ts";
+
+/** The chat menu's modals (§2), one open at a time. */
+export function ChatToolDialogs({
+  tools,
+  conversation,
+  rows,
+  userId,
+}: {
+  tools: ChatTools;
+  conversation: Conversation;
+  rows: ChatRow[];
+  userId: string;
+}) {
+  const openProps = (which: ToolDialog) => ({
+    open: tools.dialog === which,
+    onOpenChange: (open: boolean) => (open ? tools.openDialog(which) : tools.closeDialog()),
+  });
+  return (
+    <>
+      <TitleDialog conversation={conversation} {...openProps("title")} />
+      <CloneDialog
+        {...openProps("clone")}
+        draft={tools.cloneDraft}
+        onDraftChange={tools.setCloneDraft}
+        rows={rows}
+        onChooseEnd={tools.chooseCloneEnd}
+        onClone={tools.submitClone}
+      />
+      <PersonaDialog conversation={conversation} {...openProps("persona")} />
+      <ModelDialog userId={userId} {...openProps("model")} />
+      <GenerationSettingsDialog userId={userId} {...openProps("settings")} />
+    </>
+  );
+}
+
+/** How many messages a pick covers: from the chosen one to the end (remove) or from the start (clone). */
+export function pickCount(
+  mode: "remove" | "clone",
+  rows: ChatRow[],
+  chosenId: string | null,
+  messageCount: number,
+): number {
+  if (!chosenId) return 0;
+  const index = rows.findIndex((row) => row.message.id === chosenId);
+  if (index < 0) return 0;
+  if (mode === "remove") return rows.length - index;
+  // Older messages that aren't loaded are copied too.
+  return Math.max(index + 1, messageCount - (rows.length - 1 - index));
+}
