@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { messages } from "../apps/server/src/features/chats/schema.ts";
 import { repoRoot } from "../apps/server/src/config.ts";
+import { messages } from "../apps/server/src/features/chats/schema.ts";
 import { insertTestCharacter } from "../apps/server/test/chat.ts";
 import { startTestHearth } from "../apps/server/test/harness.ts";
 import { chromiumArgs, chromiumPath } from "../e2e/harness.ts";
@@ -16,7 +16,9 @@ const SIZES = [100, 1_000, 10_000];
 const REPEATS = Number(process.env.HEARTH_BENCH_REPEATS ?? 5);
 const TEXT = "*leans on the counter* ".repeat(13).slice(0, 300);
 
-const h = await startTestHearth({ env: { HEARTH_WEB_DIST: path.join(repoRoot(), "apps/web/dist"), HEARTH_RATE_LIMIT: "0" } });
+const h = await startTestHearth({
+  env: { HEARTH_WEB_DIST: path.join(repoRoot(), "apps/web/dist"), HEARTH_RATE_LIMIT: "0" },
+});
 const base = await h.listen();
 const user = await h.signUp({ name: "Reader" });
 const character = await insertTestCharacter(h.database.db, user.id);

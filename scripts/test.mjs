@@ -9,8 +9,14 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const report = path.join(mkdtempSync(path.join(tmpdir(), "hearth-vitest-")), "report.json");
 
-const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// Types and lint first: a mistake they catch fails fast, before minutes of tests.
+for (const step of ["typecheck", "lint", "build"]) {
+  const run = spawnSync("npm", ["run", step], { cwd: root, stdio: "inherit" });
+  if (run.status !== 0) {
+    console.error(`npm run ${step} failed.`);
+    process.exit(run.status ?? 1);
+  }
+}
 
 const args = [
   "vitest",

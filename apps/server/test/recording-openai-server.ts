@@ -20,7 +20,9 @@ export async function startRecordingServer(reply = "*nods* Of course.") {
       requests.push(JSON.parse(body));
       res.writeHead(200, { "content-type": "text/event-stream" });
       const chunk = (delta: object, finish: string | null) =>
-        res.write(`data: ${JSON.stringify({ id: "r", object: "chat.completion.chunk", created: 0, model: "rec", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: "r", object: "chat.completion.chunk", created: 0, model: "rec", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        );
       chunk({ role: "assistant", content: reply }, null);
       chunk({}, "stop");
       res.end("data: [DONE]\n\n");
