@@ -99,7 +99,7 @@ export async function replyInCharacter(
       seed: options.seed ?? 1,
       maxTokens: options.maxTokens ?? 200,
       onTextChunk: options.onTextChunk,
-      // Tokens are single characters: a repeat penalty would punish "e" and " " and garble text.
+      // Tokens are single characters: a repeat penalty punishes common letters and spaces.
       repeatPenalty: false,
     });
     return { reply, wrapperName: session.chatWrapper.wrapperName };
