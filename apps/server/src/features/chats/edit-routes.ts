@@ -81,6 +81,7 @@ export async function chatEditRoutes(
     const source = await findConversation(db, parse(idParams, req.params).id);
     assertOwnsConversation(viewer, source);
     const body = parse(conversationClone, req.body);
+    assertIdle(source);
     let upToSeq: number | null = null;
     if (body.mode === "partial") {
       const last = await findMessage(db, body.up_to_message_id as string);

@@ -129,9 +129,30 @@ export async function messagePage(db: Db, conversationId: string, opts: { limit:
   return { rows: rows.slice(0, opts.limit).reverse(), hasMore: rows.length > opts.limit };
 }
 
-/** The newest `limit` messages, oldest first: what prompt building may need. */
-export async function recentMessages(db: Db, conversationId: string, limit: number): Promise<MessageRow[]> {
-  return (await messagePage(db, conversationId, { limit })).rows;
+/** Messages read per page while gathering history for a prompt. */
+const HISTORY_PAGE = 40;
+
+/**
+ * The newest messages, oldest first, until they hold more tokens than the budget: what the prompt
+ * can use and a little more, read a page at a time. Cost follows the context size, never the
+ * conversation's length.
+ */
+export async function historyWithin(
+  db: Db,
+  conversationId: string,
+  budget: number,
+  countTokens: (text: string) => number,
+) {
+  const out: MessageRow[] = [];
+  let tokens = 0;
+  let before: string | undefined;
+  for (;;) {
+    const page = await messagePage(db, conversationId, { limit: HISTORY_PAGE, before });
+    out.unshift(...page.rows);
+    for (const m of page.rows) tokens += countTokens(m.content);
+    if (!page.hasMore || tokens > budget || !page.rows[0]) return out;
+    before = page.rows[0].id;
+  }
 }
 
 export async function findMessage(db: Db, id: string): Promise<MessageRow | null> {
@@ -149,14 +170,17 @@ export async function lastMessage(db: Db, conversationId: string): Promise<Messa
   return row ?? null;
 }
 
-/** Appends one message and moves the conversation's summary along: two small writes, whatever the length. */
+/**
+ * Appends one message and moves the conversation's summary along in a single statement (two
+ * data-modifying CTEs): one round trip, atomic, and the same cost whatever the chat's length.
+ */
 export async function appendMessage(
   db: Db,
   m: { conversationId: string; role: "user" | "bot"; content: string; state?: MessageRow["state"] },
 ): Promise<MessageRow> {
-  return db.transaction(async (tx) => {
-    const now = new Date();
-    const [row] = await tx
+  const now = new Date();
+  const inserted = db.$with("inserted").as(
+    db
       .insert(messages)
       .values({
         id: randomUUID(),
@@ -168,19 +192,21 @@ export async function appendMessage(
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
-    await tx
+      .returning(),
+  );
+  const summary = db.$with("summary").as(
+    db
       .update(conversations)
       .set({
         messageCount: sql`${conversations.messageCount} + 1`,
-        lastMessagePreview: m.content.slice(0, PREVIEW_CHARS),
-        lastMessageRole: m.role,
-        lastMessageAt: now,
+        ...summaryOf({ content: m.content, role: m.role, createdAt: now }),
         updatedAt: now,
       })
-      .where(eq(conversations.id, m.conversationId));
-    return row as MessageRow;
-  });
+      .where(eq(conversations.id, m.conversationId))
+      .returning({ id: conversations.id }),
+  );
+  const [row] = await db.with(inserted, summary).select().from(inserted);
+  return row as MessageRow;
 }
 
 /** Adds an empty alternative to a bot message and selects it (regenerate). */
@@ -217,6 +243,14 @@ export async function writeReply(
     .where(eq(messages.id, messageId))
     .returning();
   return row ?? null;
+}
+
+/**
+ * The reply so far, while it streams: only `content`, the cheapest write; the alternatives copy
+ * is brought in step when the reply ends (`writeReply`) or is recovered after a crash.
+ */
+export async function writeStreamingText(db: Db, messageId: string, content: string): Promise<void> {
+  await db.update(messages).set({ content }).where(eq(messages.id, messageId));
 }
 
 export async function selectAlternative(

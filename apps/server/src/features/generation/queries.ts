@@ -87,11 +87,15 @@ export async function findOrphans(db: Db, opts: { staleBefore: Date; queuedBefor
     .where(opts.all ? unfinished : orphaned);
 }
 
-/** Marks a reply cut off mid-way: its text so far stays. */
+/** Marks a reply cut off mid-way: its text so far stays, also as its selected alternative. */
 export async function markMessageInterrupted(db: Db, messageId: string): Promise<void> {
   await db
     .update(messages)
-    .set({ state: "interrupted", updatedAt: new Date() })
+    .set({
+      state: "interrupted",
+      alternatives: sql`jsonb_set(${messages.alternatives}, array[${messages.alternativeIndex}::text], to_jsonb(${messages.content}))`,
+      updatedAt: new Date(),
+    })
     .where(and(eq(messages.id, messageId), eq(messages.state, "streaming")));
 }
 

@@ -12,10 +12,11 @@ import { toMessage } from "../chats/mappers.ts";
 import { buildPrompt, type HistoryMessage, type PromptMode } from "../chats/prompt.ts";
 import {
   findConversation,
-  recentMessages,
+  historyWithin,
   touchConversation,
   updateConversation,
   writeReply,
+  writeStreamingText,
 } from "../chats/queries.ts";
 import type { GenerationRow, MessageRow } from "../chats/schema.ts";
 import type { InferenceService } from "../inference/service.ts";
@@ -32,11 +33,10 @@ export interface WorkerDeps {
   onReplyStored?: (characterId: string) => Promise<void>;
 }
 
-/** Messages read for prompt building: far more than any context holds, so cost stays flat. */
-const HISTORY_WINDOW = 400;
 /**
  * Tokens are written to the database before they are sent, batched when they come faster than
- * this: whatever a client has seen is stored, so a crash never loses it.
+ * this (or than the database keeps up with): whatever a client has seen is stored, so a crash
+ * never loses it.
  */
 const FLUSH_MS = 50;
 const HEARTBEAT_MS = 5000;
@@ -67,7 +67,14 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     const [userRow] = await db.select().from(users).where(eq(users.id, gen.userId)).limit(1);
     if (!character || !userRow) throw new LlmError("The character or the account is gone.", "bad_request");
 
-    const recent = await recentMessages(db, conversation.id, HISTORY_WINDOW);
+    const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
+    const backend = await deps.inference.backend(entry.id);
+    const sampling = samplingFor(gen.settings ?? {});
+    const viewer = viewerFromUser(userRow);
+    const budget = Math.min(contextTokens(viewer.permissions, entry.tokens), backend.info().contextSize);
+    const countTokens = backend.tokenCounter();
+
+    const recent = await historyWithin(db, conversation.id, budget, countTokens);
     target = gen.messageId ? (recent.find((m) => m.id === gen.messageId) ?? null) : null;
     const mode: PromptMode =
       gen.action === "continue" ? "continue" : gen.action === "autopilot" ? "autopilot" : "reply";
@@ -78,11 +85,6 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       .map((m) => ({ id: m.id, role: m.role, content: m.content }));
     const continued = mode === "continue" && target ? target.content : "";
 
-    const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
-    const backend = await deps.inference.backend(entry.id);
-    const sampling = samplingFor(gen.settings ?? {});
-    const viewer = viewerFromUser(userRow);
-    const budget = Math.min(contextTokens(viewer.permissions, entry.tokens), backend.info().contextSize);
     const prompt = buildPrompt({
       character: {
         name: character.name,
@@ -97,17 +99,19 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       mode,
       contextTokens: budget,
       replyTokens: sampling.maxTokens,
-      countTokens: backend.tokenCounter(),
+      countTokens,
     });
 
-    let flushedAt = 0;
+    let nextFlushAt = 0;
     let unsent = "";
     const flush = async () => {
       if (!unsent) return;
-      if (target) await writeReply(db, target.id, continued + text, "streaming");
+      const began = Date.now();
+      if (target) await writeStreamingText(db, target.id, continued + text);
       await publish({ type: "token", text: unsent });
       unsent = "";
-      flushedAt = Date.now();
+      // Under load writes slow down, so batches grow: fewer writes, and streams keep flowing.
+      nextFlushAt = Date.now() + Math.max(FLUSH_MS, 4 * (Date.now() - began));
     };
     let finish: "complete" | "stopped" = "complete";
     for await (const event of backend.chat({
@@ -118,7 +122,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       if (event.type === "token") {
         text += event.text;
         unsent += event.text;
-        if (Date.now() - flushedAt >= FLUSH_MS) await flush();
+        if (Date.now() >= nextFlushAt) await flush();
       } else if (event.stats.finishReason === "abort") finish = "stopped";
     }
     await flush();
