@@ -1,44 +1,45 @@
 import { Check, Copy, Share2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useCopy } from "../../lib/use-copy.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog.tsx";
 import { Input } from "../../ui/input.tsx";
 import { chatBuilt, chatHref, profileHref } from "./links.ts";
 
-/** Share this Chatbot (chat-and-characters §2): a link with a copy button; chats stay private. */
-export function ShareDialog({ characterId, name }: { characterId: string; name: string }) {
-  const [copied, setCopied] = useState(false);
-  const [failed, setFailed] = useState(false);
+/**
+ * Share this Chatbot (chat-and-characters §2): a link with a copy button; chats stay private.
+ * The profile shows it as a labelled button, the chat header as an icon.
+ */
+export function ShareDialog({
+  characterId,
+  name,
+  compact = false,
+}: {
+  characterId: string;
+  name: string;
+  compact?: boolean;
+}) {
+  const { copied, failed, copy: copyText } = useCopy();
   // The spec shares the chat page; until chat exists the profile is the page to open.
   const link = `${window.location.origin}${chatBuilt() ? chatHref(characterId) : profileHref(characterId)}`;
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  };
+  const copy = () => copyText(link);
 
   return (
     <Dialog>
       <DialogTrigger asChild>
-        <Button variant="outline">
-          <Share2 aria-hidden />
-          Share
-        </Button>
+        {compact ? (
+          <Button variant="ghost" size="icon" aria-label="Share this Chatbot" title="Share">
+            <Share2 aria-hidden />
+          </Button>
+        ) : (
+          <Button variant="outline">
+            <Share2 aria-hidden />
+            Share
+          </Button>
+        )}
       </DialogTrigger>
       <DialogContent
         title="Share this Chatbot"
-        description={`Anyone with this link can chat with ${name}. Your own chats with it remain private.`}
+        description={`Anyone with this link can start their own chat with ${name}. Your chats remain private.`}
       >
         <div className="flex flex-col gap-2 sm:flex-row">
           <Input

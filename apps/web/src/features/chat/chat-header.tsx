@@ -1,78 +1,19 @@
 import type { CharacterCard } from "@hearth/contract";
 import { Link } from "@tanstack/react-router";
-import { Check, Copy, EllipsisVertical, History, Share2, SquarePen } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { EllipsisVertical, History, SquarePen } from "lucide-react";
+import type { ReactNode } from "react";
 import { routeEntry } from "../../routes/table.ts";
 import { Avatar } from "../../ui/avatar.tsx";
 import { Button } from "../../ui/button.tsx";
-import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from "../../ui/dropdown-menu.tsx";
-import { Input } from "../../ui/input.tsx";
+import { ShareDialog } from "../characters/share-dialog.tsx";
 
 const built = (path: string) => routeEntry(path)?.screen !== undefined;
-const chatLink = (characterId: string) => `${window.location.origin}/chat/${encodeURIComponent(characterId)}`;
-
-/** Share this Chatbot (§2): a link to its chat page; the reader's own chats stay private. */
-function ShareChatbot({ character }: { character: CharacterCard }) {
-  const [copied, setCopied] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const link = chatLink(character.id);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  };
-
-  return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Share this Chatbot" title="Share">
-          <Share2 aria-hidden />
-        </Button>
-      </DialogTrigger>
-      <DialogContent
-        title="Share this Chatbot"
-        description={`Anyone with this link can start their own chat with ${character.name}. Your chats remain private.`}
-      >
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <Input
-            readOnly
-            aria-label="Link to share"
-            value={link}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button onClick={copy} className="sm:w-32">
-            {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
-            {copied ? "Copied!" : "Copy link"}
-          </Button>
-        </div>
-        <p aria-live="polite" className="mt-2 min-h-5 text-sm text-muted">
-          {failed
-            ? "Copying isn't allowed here: select the link and copy it yourself."
-            : copied
-              ? "Link copied."
-              : ""}
-        </p>
-      </DialogContent>
-    </Dialog>
-  );
-}
 
 interface ChatHeaderProps {
   character: CharacterCard;
@@ -145,7 +86,7 @@ export function ChatHeader({
           </div>
         </div>
         <div className="flex shrink-0 items-center gap-0.5">
-          {shareable ? <ShareChatbot character={character} /> : null}
+          {shareable ? <ShareDialog characterId={character.id} name={character.name} compact /> : null}
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" aria-label="Chat menu" disabled={startingNew}>

@@ -1,5 +1,6 @@
 import { Check, Copy, Ellipsis, ImageIcon, Pencil } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
+import { useCopy } from "../../lib/use-copy.ts";
 import { cn } from "../../ui/cn.ts";
 import {
   DropdownMenu,
@@ -24,23 +25,10 @@ interface MessageMenuProps {
 
 /** The message menu of §2: Copy (with a 2-second confirmation) and Edit. */
 export function MessageMenu({ text, className, onEdit, onEditImagePrompt }: MessageMenuProps) {
-  const [copied, setCopied] = useState(false);
+  const { copied, copy: copyText } = useCopy();
+  const copy = () => copyText(text);
   // An edit box takes the focus: the closing menu must not hand it back to its button.
   const keepFocus = useRef(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-    } catch {
-      // Clipboard blocked (insecure origin): nothing to confirm.
-    }
-  };
 
   return (
     <span className={cn("inline-flex items-center", className)}>
