@@ -124,7 +124,13 @@ export function createDataDir(): string {
 }
 
 function serverEnv(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: "warn", ...extra };
+  return {
+    ...process.env,
+    HEARTH_DATA_DIR: dataDir,
+    HEARTH_LOG_LEVEL: "warn",
+    HEARTH_SEED_DEMO: "false",
+    ...extra,
+  };
 }
 
 /**

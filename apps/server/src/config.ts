@@ -44,6 +44,7 @@ const envSchema = z.object({
   LLM_SEQUENCES: z.coerce.number().int().min(1).max(64).default(4),
   HEARTH_MODELS_FILE: z.string().optional(),
   HEARTH_API_KEY: z.string().min(16).optional(),
+  HEARTH_SEED_DEMO: z.stringbool().default(true),
   HEARTH_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   HEARTH_DAILY_LIMIT_GUEST: z.coerce.number().int().min(0).default(30),
   HEARTH_DAILY_LIMIT_FREE: z.coerce.number().int().min(0).default(300),
@@ -100,6 +101,8 @@ export interface Config {
   };
   /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
   apiKey: string | null;
+  /** Create the demo characters on the first start of an empty install. */
+  seedDemo: boolean;
   /** API requests per minute per client address; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Messages a day by standing; 0 means no limit. */
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelsFile: e.HEARTH_MODELS_FILE ?? null,
     },
     apiKey: e.HEARTH_API_KEY ?? null,
+    seedDemo: e.HEARTH_SEED_DEMO,
     rateLimitPerMinute: e.HEARTH_RATE_LIMIT,
     dailyLimits: {
       guest: e.HEARTH_DAILY_LIMIT_GUEST,

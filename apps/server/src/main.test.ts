@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "./config.ts";
 
 describe("hearth start", () => {
-  it("serves on the configured port, logs JSON, and exits cleanly on SIGTERM", async () => {
+  it("serves on the configured port with the demo characters, logs JSON, and exits cleanly on SIGTERM", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-start-"));
     const child = spawn(process.execPath, [path.join(repoRoot(), "apps/server/bin/hearth.mjs"), "start"], {
       env: {
@@ -34,6 +34,11 @@ describe("hearth start", () => {
     const address = await running;
     const health = await fetch(`${address}/api/health`);
     expect(health.status).toBe(200);
+    // A fresh install has the demo characters to browse.
+    const browse = (await (await fetch(`${address}/api/characters`)).json()) as {
+      characters: { name: string }[];
+    };
+    expect(browse.characters.length).toBeGreaterThanOrEqual(6);
     // A request log line carries no cookie, even when the request had one.
     await fetch(`${address}/api/me`, { headers: { cookie: "hearth.session_token=secret-value" } });
 

@@ -1,9 +1,13 @@
+import { eq } from "drizzle-orm";
 import { createHearth, type Hearth } from "./app.ts";
 import type { Config } from "./config.ts";
+import { users } from "./features/accounts/schema.ts";
+import { SYSTEM_USERNAME, seedDemoCharacters } from "./features/characters/cli.ts";
 
 /** Starts serving and shuts down cleanly on SIGTERM/SIGINT (finish requests, close pools). */
 export async function startServer(config: Config): Promise<Hearth> {
   const hearth = await createHearth(config);
+  if (config.seedDemo) await seedOnFirstStart(hearth);
   hearth.inference.warmUp((err) => hearth.app.log.error({ err }, "the default model could not be loaded"));
   const address = await hearth.app.listen({ port: config.port, host: config.host });
   hearth.app.log.info(
@@ -29,4 +33,23 @@ export async function startServer(config: Config): Promise<Hearth> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   return hearth;
+}
+
+/**
+ * A fresh install gets the demo characters so there is something to browse and chat with. Only
+ * on the very first start (no system user yet): characters an operator deletes stay deleted.
+ */
+async function seedOnFirstStart(hearth: Hearth): Promise<void> {
+  const db = hearth.database.db;
+  const [system] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.username, SYSTEM_USERNAME))
+    .limit(1);
+  if (system) return;
+  const created = await seedDemoCharacters(db, hearth.characters);
+  hearth.app.log.info(
+    { characters: created },
+    "first start: created the demo characters (HEARTH_SEED_DEMO=false skips this)",
+  );
 }

@@ -25,6 +25,7 @@ async function startProcess(
       DATABASE_URL: databaseUrl,
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: "info",
+      HEARTH_SEED_DEMO: "false",
       LLM_MODEL: TEST_MODEL_PATH,
       LLM_THREADS: "1",
     },
