@@ -6,12 +6,12 @@ import type { ModelList } from "@hearth/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  createAdmin,
   createDataDir,
   type HearthServer,
   launchBrowser,
   newPage,
   repoRoot,
-  runCli,
   startServer,
 } from "./harness.ts";
 
@@ -40,18 +40,7 @@ beforeAll(async () => {
   }
   mkdirSync(shots, { recursive: true });
   const dataDir = createDataDir();
-  // Created before the server starts: the embedded database allows one process at a time.
-  runCli(dataDir, [
-    "user",
-    "create",
-    "--email",
-    admin.email,
-    "--password",
-    admin.password,
-    "--name",
-    admin.name,
-    "--admin",
-  ]);
+  createAdmin(dataDir, admin);
   [server, browser, host] = await Promise.all([
     startServer({ dataDir, env: { LLM_THREADS: "1" } }),
     launchBrowser(),

@@ -3,7 +3,14 @@ import { deflateSync } from "node:zlib";
 import type { Character, CharacterCreate } from "@hearth/contract";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDataDir, type HearthServer, launchBrowser, newPage, runCli, startServer } from "./harness.ts";
+import {
+  createAdmin,
+  createDataDir,
+  type HearthServer,
+  launchBrowser,
+  newPage,
+  startServer,
+} from "./harness.ts";
 
 /**
  * The Characters screens against a real server: create → edit → profile → My Chatbots → delete
@@ -31,18 +38,7 @@ afterAll(async () => {
 function serverForGroup() {
   beforeAll(async () => {
     const dataDir = createDataDir();
-    // Created before the server starts: the embedded database allows one process at a time.
-    runCli(dataDir, [
-      "user",
-      "create",
-      "--email",
-      admin.email,
-      "--password",
-      admin.password,
-      "--name",
-      admin.name,
-      "--admin",
-    ]);
+    createAdmin(dataDir, admin);
     server = await startServer({ dataDir });
   });
   afterAll(async () => {

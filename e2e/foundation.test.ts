@@ -1,7 +1,14 @@
 import type { AppConfig } from "@hearth/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDataDir, type HearthServer, launchBrowser, newPage, runCli, startServer } from "./harness.ts";
+import {
+  createAdmin,
+  createDataDir,
+  type HearthServer,
+  launchBrowser,
+  newPage,
+  startServer,
+} from "./harness.ts";
 
 /**
  * The web shell against a real server: sign-up, session persistence, permission-filtered
@@ -15,18 +22,7 @@ const admin = { email: "admin@example.com", password: "admin-password-123", name
 
 beforeAll(async () => {
   const dataDir = createDataDir();
-  // Created before the server starts: the embedded database allows one process at a time.
-  runCli(dataDir, [
-    "user",
-    "create",
-    "--email",
-    admin.email,
-    "--password",
-    admin.password,
-    "--name",
-    admin.name,
-    "--admin",
-  ]);
+  createAdmin(dataDir, admin);
   [server, browser] = await Promise.all([startServer({ dataDir }), launchBrowser()]);
 });
 

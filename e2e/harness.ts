@@ -137,6 +137,24 @@ function serverEnv(dataDir: string, extra: Record<string, string>): NodeJS.Proce
  * Runs a `hearth` CLI command against a data directory, e.g. to create an admin before the
  * server starts (the embedded database is opened by one process at a time).
  */
+/**
+ * Creates an administrator with the CLI. Call it before the server starts: the embedded database
+ * allows one process at a time.
+ */
+export function createAdmin(dataDir: string, admin: { email: string; password: string; name: string }): void {
+  runCli(dataDir, [
+    "user",
+    "create",
+    "--email",
+    admin.email,
+    "--password",
+    admin.password,
+    "--name",
+    admin.name,
+    "--admin",
+  ]);
+}
+
 export function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): string {
   const result = spawnSync(process.execPath, [serverEntry, ...args], {
     cwd: repoRoot,
