@@ -118,6 +118,28 @@ describe.each(drivers.map((driver) => ({ driver, redis: driver === "postgres" })
       expect(bad.status).toBe(400);
     });
 
+    it("resubmit never overwrites a good reply: it adds an alternative", async () => {
+      const { conversation } = await newConversation();
+      const sent = done(
+        await readSse(
+          await generate({ conversation_id: conversation.id, action: "send", content: "Hi again" }),
+        ),
+      )?.message as Message;
+      const again = done(
+        await readSse(await generate({ conversation_id: conversation.id, action: "resubmit" })),
+      )?.message as Message;
+      expect(again).toMatchObject({
+        id: sent.id,
+        alternative_index: 1,
+        alternative_count: 2,
+        state: "complete",
+      });
+      const first = (await (
+        await call("PUT", `/api/messages/${sent.id}/alternative`, { alternative_index: 0 })
+      ).json()) as Message;
+      expect(first.content).toBe(sent.content);
+    });
+
     it("continue extends the last reply", async () => {
       const { conversation } = await newConversation();
       const sent = done(

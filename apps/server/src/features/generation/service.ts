@@ -104,15 +104,20 @@ export async function startGeneration(
     } else if (req.action === "continue") {
       reply = await writeReply(db, (target as MessageRow).id, (target as MessageRow).content, "streaming");
     } else if (req.action === "resubmit") {
-      // After an error: a failed reply is written again in place; a lone user message gets its reply.
-      reply = target
-        ? await writeReply(db, target.id, "", "streaming")
-        : await appendMessage(db, {
-            conversationId: conversation.id,
-            role: "bot",
-            content: "",
-            state: "streaming",
-          });
+      // After an error: a failed or cut-off reply is written again in place, a good one gets a new
+      // alternative (never overwritten), and a lone user message gets its reply.
+      if (!target) {
+        reply = await appendMessage(db, {
+          conversationId: conversation.id,
+          role: "bot",
+          content: "",
+          state: "streaming",
+        });
+      } else if (target.state === "failed" || target.state === "interrupted") {
+        reply = await writeReply(db, target.id, "", "streaming");
+      } else {
+        reply = await addAlternative(db, target.id);
+      }
     }
     const allowedSettings = viewer.permissions.includes("generation_settings") ? req.settings : undefined;
     const model = resolveModelChoice(deps.inference.registry, viewer, req.model_id);
