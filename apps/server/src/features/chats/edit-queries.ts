@@ -4,23 +4,9 @@ import type { Db } from "../../db/client.ts";
 import { lastMessage, summaryOf, writeReply } from "./queries.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
 
-/** Replaces the text of a message's selected alternative. */
-export async function editMessageText(
-  db: Db,
-  messageId: string,
-  content: string,
-): Promise<MessageRow | null> {
-  const [row] = await db
-    .update(messages)
-    .set({
-      content,
-      alternatives: sql`jsonb_set(${messages.alternatives}, array[${messages.alternativeIndex}::text], to_jsonb(${content}::text))`,
-      state: "complete",
-      updatedAt: new Date(),
-    })
-    .where(eq(messages.id, messageId))
-    .returning();
-  return row ?? null;
+/** Replaces the text of a message's selected alternative; an edited reply counts as complete. */
+export function editMessageText(db: Db, messageId: string, content: string): Promise<MessageRow | null> {
+  return writeReply(db, messageId, content, "complete");
 }
 
 export async function editImagePrompt(
