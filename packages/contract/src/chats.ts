@@ -105,6 +105,25 @@ export const generateRequest = z.object({
 });
 export type GenerateRequest = z.infer<typeof generateRequest>;
 
+/** Parts of a prompt that are cut, first to last, when a chat does not fit the model's window. */
+export const promptSection = z.enum([
+  "examples",
+  "history",
+  "description",
+  "scenario",
+  "system_prompt",
+  "user_persona",
+  "post_history",
+]);
+export type PromptSection = z.infer<typeof promptSection>;
+/** One section that was cut to fit: how many of its tokens the model saw, of how many. */
+export const promptTrim = z.object({
+  section: promptSection,
+  kept_tokens: z.number().int(),
+  full_tokens: z.number().int(),
+});
+export type PromptTrim = z.infer<typeof promptTrim>;
+
 /** Server-sent events of a generation; each carries an SSE id to resume from. */
 export const generationEvent = z.discriminatedUnion("type", [
   z.object({
@@ -132,6 +151,10 @@ export const generationEvent = z.discriminatedUnion("type", [
     /** Autopilot's suggestion for the input box. */
     suggestion: z.string().nullable(),
     context_start_message_id: z.string().nullable(),
+    /** What was cut from the prompt to fit the model's window (empty when nothing was). */
+    trims: z.array(promptTrim),
+    /** The reply added nothing (a continue that ended at once, say): the client says so. */
+    empty: z.boolean(),
   }),
   z.object({ type: z.literal("error"), code: errorCode, message: z.string() }),
 ]);

@@ -21,6 +21,7 @@ export const errorCode = z.enum([
   "imageContentGuidelines",
   "limitReached",
   "restricted",
+  "messageTooLong",
 ]);
 export type ErrorCode = z.infer<typeof errorCode>;
 

@@ -10,6 +10,8 @@ export const inferenceModel = z.object({
   permission: permission.nullable(),
   hide_unauthorized: z.boolean(),
   tags: z.array(z.string()),
+  /** Tokens one conversation really gets on this model (prompt and reply): its own window, capped by the server's setting. */
+  context_tokens: z.number().int().positive(),
   /** False when the viewer lacks the model's permission: shown disabled. */
   available: z.boolean(),
   /** The bundled demo model: the client says so and offers a real one. */

@@ -8,6 +8,7 @@ import {
   LlamaLogLevel,
   type LlamaModel,
   LlamaText,
+  readGgufFileInfo,
   resolveChatWrapper,
   type Token,
 } from "node-llama-cpp";
@@ -49,6 +50,20 @@ interface Slot {
   lastUsed: number;
 }
 
+/** The window a GGUF file was trained on (`<arch>.context_length`), read without loading the weights. */
+export async function ggufTrainedWindow(modelPath: string): Promise<number | null> {
+  try {
+    const info = await readGgufFileInfo(modelPath, { readTensorInfo: false, logWarnings: false });
+    const arch = info.metadata.general?.architecture;
+    const window = arch
+      ? (info.metadata as Record<string, { context_length?: unknown }>)[arch]?.context_length
+      : null;
+    return typeof window === "number" && window > 0 ? window : null;
+  } catch {
+    return null; // Unreadable here: the engine reports the error when it loads the file.
+  }
+}
+
 /**
  * The embedded engine: llama.cpp in-process through node-llama-cpp, CPU only. One context holds
  * a pool of sequences; each request takes the free sequence whose cached tokens share the
@@ -81,7 +96,8 @@ export class LlamaCppBackend implements LlmBackend {
     try {
       const model = await llama.loadModel({ modelPath: opts.modelPath });
       const context = await model.createContext({
-        contextSize: opts.contextSize,
+        // A model holds no more than it was trained on: past that its replies fall apart.
+        contextSize: Math.min(opts.contextSize, model.trainContextSize || opts.contextSize),
         sequences: opts.sequences,
         threads: opts.threads,
       });
@@ -115,6 +131,10 @@ export class LlamaCppBackend implements LlmBackend {
 
   tokenCounter(): (text: string) => number {
     return (text) => this.model.tokenize(text).length;
+  }
+
+  countPromptTokens(messages: ChatTurn[]): number {
+    return this.chatTokens(messages).length;
   }
 
   /** Renders the chat with the model's own template into tokens. */

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type {
+  ChatTurn,
   CompletionRequest,
   FinishReason,
   GenerateRequest,
@@ -24,6 +25,8 @@ export interface OpenAiCompatibleOptions {
 
 /** Characters per token for servers without a tokenizer endpoint; a documented estimate. */
 const CHARS_PER_TOKEN_ESTIMATE = 3.5;
+/** Role markers and separators most chat templates add around a turn. */
+const TEMPLATE_TOKENS_PER_TURN = 8;
 
 /**
  * Any OpenAI-compatible server (vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, Hearth's own
@@ -81,6 +84,15 @@ export class OpenAiCompatibleBackend implements LlmBackend {
 
   tokenCounter(): (text: string) => number {
     return (text) => Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
+  }
+
+  countPromptTokens(messages: ChatTurn[]): number {
+    const count = this.tokenCounter();
+    // Chat templates add a few tokens per turn (role markers) and open the reply's turn.
+    return messages.reduce(
+      (sum, m) => sum + count(m.content) + TEMPLATE_TOKENS_PER_TURN,
+      TEMPLATE_TOKENS_PER_TURN,
+    );
   }
 
   async *chat(request: GenerateRequest): AsyncGenerator<LlmEvent> {

@@ -68,6 +68,8 @@ export interface LlmBackend {
   countTokens(text: string): Promise<number>;
   /** A synchronous counter for prompt budgeting: exact where the tokenizer is local, else an estimate. */
   tokenCounter(): (text: string) => number;
+  /** Tokens of a whole chat as the model will see it (its template's markers included, the reply's opening too). */
+  countPromptTokens(messages: ChatTurn[]): number;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildPrompt, type HistoryMessage, type PromptInput, resolveMacros } from "./prompt.ts";
+import {
+  buildPrompt,
+  buildPromptWithin,
+  type HistoryMessage,
+  type PromptInput,
+  PromptTooLongError,
+  resolveMacros,
+} from "./prompt.ts";
+import { cutDialogueLines, cutToTokens, shareBudget } from "./prompt-trim.ts";
 
 /** One token per word, so budgets in tests are easy to reason about. */
 const words = (text: string) => (text.trim() ? text.trim().split(/\s+/).length : 0);
@@ -57,7 +65,9 @@ describe("buildPrompt", () => {
     );
     expect(p.messages[1]?.content).toContain("Sam: Hi!\nMira: *looks up* Welcome, Sam.");
     expect(p.includedExamples).toBe(true);
-    expect(p.contextStartMessageId).toBe("m0");
+    // Nothing was left out, so no "no longer used" marker.
+    expect(p.contextStartMessageId).toBeNull();
+    expect(p.trims).toEqual([]);
   });
 
   it("uses the character's own system prompt when it has one, and puts post-history instructions last", () => {
@@ -85,7 +95,8 @@ describe("buildPrompt", () => {
       input({ history: history(20), contextTokens: 200 + systemCost + 20 * perMessage + exampleCost - 1 }),
     );
     expect(tight.includedExamples).toBe(false);
-    expect(tight.contextStartMessageId).toBe("m0");
+    expect(tight.contextStartMessageId).toBeNull();
+    expect(tight.trims.map((t) => t.section)).toEqual(["examples"]);
     // Room for 12 messages: the 8 oldest go, and the cutoff is reported for the UI notice.
     const tighterContext = 200 + systemCost + 12 * perMessage;
     const tighter = buildPrompt(input({ history: history(20), contextTokens: tighterContext }));
@@ -93,6 +104,9 @@ describe("buildPrompt", () => {
     expect(tighter.contextStartMessageId).toBe("m8");
     expect(tighter.messages.filter((m) => m.role !== "system")).toHaveLength(12);
     expect(tighter.promptTokens + 200).toBeLessThanOrEqual(tighterContext);
+    expect(tighter.trims.map((t) => t.section)).toEqual(["examples", "history"]);
+    // The definition was not touched: history is cut before it.
+    expect(tighter.messages[0]?.content).toBe(full.messages[0]?.content);
   });
 
   it("keeps within the budget: prompt plus reply never exceed the context", () => {
@@ -101,6 +115,15 @@ describe("buildPrompt", () => {
       expect(p.promptTokens + 300).toBeLessThanOrEqual(contextTokens);
       expect(p.contextStartMessageId).not.toBe("m0");
     }
+  });
+
+  it("drops the <START> markers that separate a card's example chats", () => {
+    const dialogue =
+      "<START>\n{{user}}: Hi!\n{{char}}: Hello.\n\n<START>\n{{user}}: Bye.\n{{char}}: Farewell.";
+    const p = buildPrompt(input({ character: { ...character, dialogue } }));
+    expect(p.messages[1]?.content).toBe(
+      "Example of how Mira talks:\nSam: Hi!\nMira: Hello.\nSam: Bye.\nMira: Farewell.",
+    );
   });
 
   it("resolves macros in the history too", () => {
@@ -125,9 +148,151 @@ describe("buildPrompt", () => {
     expect(p.messages.slice(-2).map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
-  it("always keeps the newest message, even when it alone is over budget", () => {
+  it("refuses only a newest message that alone does not fit, saying how long it may be", () => {
     const huge = [{ id: "x", role: "user" as const, content: "word ".repeat(5000) }];
-    const p = buildPrompt(input({ history: huge, contextTokens: 1000 }));
-    expect(p.contextStartMessageId).toBe("x");
+    let refused: unknown;
+    try {
+      buildPrompt(input({ history: huge, contextTokens: 1000 }));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(PromptTooLongError);
+    const error = refused as PromptTooLongError;
+    expect(error.role).toBe("user");
+    expect(error.messageTokens).toBe(5000);
+    // 1000 - 200 for the reply - the core system turn ("You are Mira. Mira is ... maps." + the user line).
+    const coreSystem =
+      words("You are Mira. Mira is a librarian who adores old maps.\nYou are talking with Sam.") + 8;
+    expect(error.maxTokens).toBe(1000 - 200 - coreSystem - 8);
+    // A message exactly that long fits, and the definition around it is cut instead.
+    const longest = [{ id: "y", role: "user" as const, content: "word ".repeat(error.maxTokens) }];
+    const p = buildPrompt(input({ history: longest, contextTokens: 1000 }));
+    expect(p.messages.at(-1)?.content).toBe("word ".repeat(error.maxTokens).trim());
+    expect(p.promptTokens + 200).toBeLessThanOrEqual(1000);
+  });
+});
+
+/** A long real-world card: ~3,000 tokens of definition, as SillyTavern's bundled Seraphina. */
+const sentence = (i: number) => `Detail ${i} about the forest glade and its quiet guardian.`;
+const longCard = {
+  name: "Seraphina",
+  persona: `{{char}} is a guardian of Eldoria's forest. ${Array.from({ length: 180 }, (_, i) => sentence(i)).join(" ")}`,
+  scenario: Array.from({ length: 40 }, (_, i) => `Scene ${i}: {{user}} wakes in the glade, hurt.`).join(" "),
+  dialogue: Array.from(
+    { length: 30 },
+    (_, i) => `{{user}}: Question ${i}?\n{{char}}: Answer ${i}, said gently.`,
+  ).join("\n"),
+  systemPrompt: Array.from({ length: 30 }, (_, i) => `Rule ${i}: write vividly and stay in character.`).join(
+    " ",
+  ),
+  postHistoryInstructions: "Reply as {{char}} in one paragraph.",
+};
+
+describe("buildPrompt with a long card", () => {
+  const cardTokens = words(
+    [longCard.persona, longCard.scenario, longCard.dialogue, longCard.systemPrompt].join(" "),
+  );
+
+  it("is a ~3,000-token card", () => {
+    expect(cardTokens).toBeGreaterThan(2500);
+  });
+
+  for (const contextTokens of [512, 2048]) {
+    it(`fits a ${contextTokens}-token window, keeping the name, core description and newest message`, () => {
+      const chat = [
+        { id: "g", role: "bot" as const, content: "*Seraphina kneels beside you.* Rest now, {{user}}." },
+        { id: "u", role: "user" as const, content: "Where am I, and who are you?" },
+      ];
+      const replyTokens = Math.floor(contextTokens / 3);
+      const p = buildPrompt(input({ character: longCard, history: chat, contextTokens, replyTokens }));
+      expect(p.promptTokens + replyTokens).toBeLessThanOrEqual(contextTokens);
+      const system = p.messages[0]?.content ?? "";
+      expect(system).toContain("You are Seraphina. Seraphina is a guardian of Eldoria's forest.");
+      expect(system).toContain("You are talking with Sam.");
+      expect(p.messages.some((m) => m.content === "Where am I, and who are you?")).toBe(true);
+      // The greeting fits beside the newest message: no history was cut.
+      expect(p.contextStartMessageId).toBeNull();
+      const cut = new Map(p.trims.map((t) => [t.section, t]));
+      expect(cut.get("examples")?.kept_tokens).toBe(0);
+      expect(cut.has("history")).toBe(false);
+      // Long definition text is cut, on sentence boundaries, with what was kept recorded.
+      const description = cut.get("description");
+      expect(description?.full_tokens).toBeGreaterThan(1500);
+      expect(description?.kept_tokens).toBeLessThan(description?.full_tokens as number);
+      expect(system).toMatch(/quiet guardian\.\n|forest\.\n/);
+      expect(cut.get("scenario")?.kept_tokens ?? 0).toBeLessThan(cut.get("scenario")?.full_tokens ?? 1);
+      // The description keeps the largest share of what definitions get.
+      expect(description?.kept_tokens).toBeGreaterThan(cut.get("system_prompt")?.kept_tokens ?? 0);
+    });
+  }
+
+  it("a bigger window keeps more of the card", () => {
+    const chat = [{ id: "u", role: "user" as const, content: "Hello?" }];
+    const kept = (contextTokens: number) =>
+      buildPrompt(input({ character: longCard, history: chat, contextTokens, replyTokens: 150 })).trims.find(
+        (t) => t.section === "description",
+      )?.kept_tokens ?? Number.POSITIVE_INFINITY;
+    expect(kept(2048)).toBeGreaterThan(kept(512));
+    expect(kept(8192)).toBe(Number.POSITIVE_INFINITY); // nothing of it cut
+  });
+
+  it("cuts older history before the definition, down to history's share", () => {
+    const chat = history(200);
+    const p = buildPrompt(
+      input({ character: longCard, history: chat, contextTokens: 2048, replyTokens: 300 }),
+    );
+    const sections = p.trims.map((t) => t.section);
+    expect(sections.slice(0, 2)).toEqual(["examples", "history"]);
+    expect(sections).toContain("description");
+    const historyTokens = p.messages
+      .filter((m) => m.role !== "system")
+      .reduce((sum, m) => sum + words(m.content) + 8, 0);
+    // History keeps at least 40% of what the prompt may use.
+    expect(historyTokens).toBeGreaterThanOrEqual(Math.floor((2048 - 300) * 0.4) - 14);
+    expect(p.contextStartMessageId).not.toBeNull();
+    expect(p.promptTokens + 300).toBeLessThanOrEqual(2048);
+  });
+});
+
+describe("buildPromptWithin", () => {
+  it("tightens the budget when the model's own count of the chat is higher than the estimate", () => {
+    const chat = history(40);
+    // A template that adds 20 tokens a turn instead of the 8 estimated.
+    const countPrompt = (turns: { content: string }[]) =>
+      turns.reduce((sum, t) => sum + words(t.content) + 20, 0);
+    const p = buildPromptWithin(input({ history: chat, contextTokens: 400, replyTokens: 100 }), countPrompt);
+    expect(p.promptTokens).toBe(countPrompt(p.messages));
+    expect(p.promptTokens + 100).toBeLessThanOrEqual(400);
+  });
+});
+
+describe("trimming helpers", () => {
+  it("cutToTokens keeps whole sentences, or whole words when even the first is too long", () => {
+    const text = "One two three. Four five six! Seven eight nine? Ten.";
+    expect(cutToTokens(text, 7, words)).toBe("One two three. Four five six!");
+    expect(cutToTokens(text, 2, words)).toBe("One two");
+    expect(cutToTokens(text, 100, words)).toBe(text);
+    expect(cutToTokens(text, 0, words)).toBe("");
+  });
+
+  it("cutDialogueLines ends on the character's line", () => {
+    const dialogue = "Sam: Hi\nMira: Hello there\nSam: How are you\nMira: Fine thanks";
+    const isMira = (line: string) => line.startsWith("Mira:");
+    expect(cutDialogueLines(dialogue, 7, words, isMira)).toBe("Sam: Hi\nMira: Hello there");
+    expect(cutDialogueLines(dialogue, 1, words, isMira)).toBe("");
+  });
+
+  it("shareBudget gives small needs in full and shares the rest by weight", () => {
+    expect(
+      shareBudget(
+        [
+          { need: 10, weight: 1 },
+          { need: 1000, weight: 3 },
+          { need: 1000, weight: 1 },
+        ],
+        410,
+      ),
+    ).toEqual([10, 300, 100]);
+    expect(shareBudget([{ need: 5, weight: 1 }], 100)).toEqual([5]);
   });
 });

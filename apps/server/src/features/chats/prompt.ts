@@ -1,10 +1,22 @@
+import type { PromptSection, PromptTrim } from "@hearth/contract";
 import type { ChatTurn } from "../../ports/llm.ts";
+import { type CountTokens, cutDialogueLines, cutToTokens, shareBudget } from "./prompt-trim.ts";
 
 /**
  * Prompt building: a pure function from a character, the user's persona and the history to the
- * turns the model sees, within a token budget. Order: the character's system prompt, the card
- * (who the character is, the scenario, who the user is), example dialogues, history (the
- * greeting is its first message), post-history instructions. Over budget, example dialogues go first, then the oldest history.
+ * turns the model sees, always within the model's window (prompt plus the reply's reserve).
+ *
+ * Turn order: the system turn (the creator's system prompt, then the card: who the character is,
+ * the scenario, who the user is), example dialogues, the history (the greeting is its first
+ * message), post-history instructions.
+ *
+ * Budget priority, from what is given up first to what always stays:
+ * 1. example dialogues (cut to whole exchanges, included only when history and definition are whole);
+ * 2. older history, oldest first, but history keeps at least HISTORY_SHARE of the budget;
+ * 3. definition text (description, scenario, system prompt, user persona, post-history
+ *    instructions), cut on sentence boundaries to weighted shares of what is left;
+ * never: the character's name, the description's first sentence, and the newest message.
+ * Every cut is recorded (`trims`). Only a newest message that alone does not fit is refused.
  */
 export interface PromptCharacter {
   name: string;
@@ -35,24 +47,51 @@ export interface PromptInput {
   /** Oldest first. For `continue`, the last message is the bot message to extend. */
   history: HistoryMessage[];
   mode: PromptMode;
-  /** Tokens the whole prompt plus the reply may use (the tier's context, capped by the model's). */
+  /** Tokens the whole prompt plus the reply may use (the tier's context, capped by the model's window). */
   contextTokens: number;
   /** Tokens kept free for the reply. */
   replyTokens: number;
   /** Counts tokens as the model will (exact for the embedded engine, an estimate otherwise). */
-  countTokens: (text: string) => number;
+  countTokens: CountTokens;
 }
 
 export interface BuiltPrompt {
   messages: ChatTurn[];
-  /** Id of the oldest history message sent; those before it are marked as no longer used. */
+  /** Id of the oldest history message sent when older ones were left out; null when none was. */
   contextStartMessageId: string | null;
   includedExamples: boolean;
   promptTokens: number;
+  /** Sections that were cut to fit, with what was kept. */
+  trims: PromptTrim[];
+}
+
+/** The newest message alone does not fit the window: the only prompt that is refused. */
+export class PromptTooLongError extends Error {
+  constructor(
+    readonly role: "user" | "bot",
+    readonly messageTokens: number,
+    /** The most tokens that message could have. */
+    readonly maxTokens: number,
+  ) {
+    super(`The newest message has ${messageTokens} tokens; at most ${maxTokens} fit this model.`);
+  }
 }
 
 /** Per-turn overhead of chat templates (role markers, separators), counted on top of the text. */
-const TURN_OVERHEAD_TOKENS = 8;
+export const TURN_OVERHEAD_TOKENS = 8;
+/** History is cut before definitions, but keeps at least this share of the budget for itself. */
+const HISTORY_SHARE = 0.4;
+/** How the definition's budget is shared when it must be cut. */
+const DEFINITION_WEIGHTS: Record<DefinitionSection, number> = {
+  description: 6,
+  scenario: 2,
+  system_prompt: 2,
+  user_persona: 1,
+  post_history: 1,
+};
+
+type DefinitionSection = Exclude<PromptSection, "examples" | "history">;
+type Definition = Record<DefinitionSection, string>;
 
 /** Resolves {{char}} and {{user}} (any case), and the older <BOT>/<USER> forms. */
 export function resolveMacros(text: string, charName: string, userName: string): string {
@@ -62,66 +101,188 @@ export function resolveMacros(text: string, charName: string, userName: string):
 }
 
 export function buildPrompt(input: PromptInput): BuiltPrompt {
-  const { character, persona, mode } = input;
+  const { character, persona, mode, countTokens: count } = input;
   const fill = (text: string) => resolveMacros(text, character.name, persona.name).trim();
-  const cost = (turn: ChatTurn) => input.countTokens(turn.content) + TURN_OVERHEAD_TOKENS;
+  const cost = (turn: ChatTurn | null) => (turn ? count(turn.content) + TURN_OVERHEAD_TOKENS : 0);
+  const available = input.contextTokens - input.replyTokens;
 
-  // The card reads as the bundled model was trained ("You are X. ... You are talking with Y."),
-  // which is also a plain, effective system prompt for larger models.
-  const card = [`You are ${character.name}. ${fill(character.persona)}`.trim()];
-  if (character.scenario.trim()) card.push(`Scenario: ${fill(character.scenario)}`);
-  card.push(
-    `You are talking with ${persona.name}.${persona.description.trim() ? ` ${fill(persona.description)}` : ""}`,
-  );
-  const systemParts = [card.join("\n")];
-  if (character.systemPrompt.trim()) systemParts.unshift(fill(character.systemPrompt));
-  if (mode === "autopilot") {
-    systemParts.push(
-      `Now write ${persona.name}'s next message to ${character.name}, in ${persona.name}'s voice. Only that message.`,
-    );
-  }
-  const system: ChatTurn = { role: "system", content: systemParts.join("\n\n") };
-  const examples: ChatTurn | null = character.dialogue.trim()
-    ? { role: "system", content: `Example of how ${character.name} talks:\n${fill(character.dialogue)}` }
-    : null;
-  const post: ChatTurn | null = character.postHistoryInstructions.trim()
-    ? { role: "system", content: fill(character.postHistoryInstructions) }
-    : null;
+  const full: Definition = {
+    system_prompt: fill(character.systemPrompt),
+    description: fill(character.persona),
+    scenario: fill(character.scenario),
+    user_persona: fill(persona.description),
+    post_history: fill(character.postHistoryInstructions),
+  };
+  const render = (d: Definition) => renderDefinition(d, character.name, persona.name, mode);
+  const definitionCost = (d: Definition) => {
+    const r = render(d);
+    return cost(r.system) + cost(r.post);
+  };
 
   // Autopilot speaks for the user: the roles swap, so any chat template produces the user's turn.
-  const asTurn = (m: HistoryMessage): ChatTurn => {
+  const history = input.history.map((m): ChatTurn => {
     const fromUser = m.role === "user";
     const role = mode === "autopilot" ? (fromUser ? "assistant" : "user") : fromUser ? "user" : "assistant";
     return { role, content: fill(m.content) };
+  });
+  const newest = history.at(-1) ?? null;
+  const older = history.slice(0, -1);
+  const newestCost = cost(newest);
+
+  // What always stays: the name, the description's first sentence, the newest message.
+  const firstSentence = full.description.split(/(?<=[.!?…])\s|\n/)[0] ?? "";
+  const core: Definition = {
+    ...emptyDefinition(),
+    description: cutToTokens(firstSentence, Math.max(1, Math.floor(available / 4)), count),
   };
-  const history = input.history.map(asTurn);
-
-  let budget = input.contextTokens - input.replyTokens - cost(system) - (post ? cost(post) : 0);
-  // The newest messages are kept first; the message being continued is always kept.
-  const kept: ChatTurn[] = [];
-  let start = history.length;
-  for (let i = history.length - 1; i >= 0; i--) {
-    const turn = history[i] as ChatTurn;
-    const c = cost(turn);
-    const mustKeep = i === history.length - 1;
-    if (c > budget && !mustKeep) break;
-    budget -= c;
-    kept.unshift(turn);
-    start = i;
+  const coreCost = definitionCost(core);
+  if (newest && coreCost + newestCost > available) {
+    const last = input.history.at(-1) as HistoryMessage;
+    throw new PromptTooLongError(
+      last.role,
+      count(newest.content),
+      Math.max(0, available - coreCost - TURN_OVERHEAD_TOKENS),
+    );
   }
-  const includeExamples = examples !== null && start === 0 && cost(examples) <= budget;
 
-  const messages: ChatTurn[] = [system, ...(includeExamples && examples ? [examples] : []), ...kept];
-  if (post) {
+  const olderCosts = older.map(cost);
+  const olderTotal = olderCosts.reduce((a, b) => a + b, 0);
+  const historyFloor = Math.min(olderTotal, Math.floor(available * HISTORY_SHARE));
+
+  // Definitions: whole when they fit beside the history's floor, else cut to weighted shares.
+  const definitionRoom = Math.max(coreCost, available - newestCost - historyFloor);
+  const kept = fitDefinition(full, core, definitionRoom, definitionCost, count);
+  const turns = render(kept);
+  let room = available - definitionCost(kept) - newestCost;
+
+  // History: newest first, whole messages, without gaps.
+  let start = older.length;
+  while (start > 0 && (olderCosts[start - 1] as number) <= room) {
+    start--;
+    room -= olderCosts[start] as number;
+  }
+
+  // Examples take only what is left, and only when the whole history and definition are in.
+  const definitionWhole = kept === full;
+  // Tavern cards separate example chats with <START> lines: markers for the front end, not text.
+  const dialogue = fill(character.dialogue.replace(/^[ \t]*<START>[ \t]*$/gim, "").replace(/\n{2,}/g, "\n"));
+  const examplesHeader = `Example of how ${character.name} talks:\n`;
+  const examplesText =
+    start === 0 && definitionWhole && dialogue
+      ? cutDialogueLines(dialogue, room - TURN_OVERHEAD_TOKENS - count(examplesHeader), count, (line) =>
+          line.startsWith(`${character.name}:`),
+        )
+      : "";
+  const examples: ChatTurn | null = examplesText
+    ? { role: "system", content: `${examplesHeader}${examplesText}` }
+    : null;
+
+  const messages: ChatTurn[] = [turns.system, ...(examples ? [examples] : []), ...history.slice(start)];
+  if (turns.post) {
     // Instructions go after the history but before a reply being continued, so the model
     // still sees that reply as the last turn and extends it.
-    if (mode === "continue") messages.splice(messages.length - 1, 0, post);
-    else messages.push(post);
+    if (mode === "continue" && newest) messages.splice(messages.length - 1, 0, turns.post);
+    else messages.push(turns.post);
   }
+
+  const trims: PromptTrim[] = [];
+  const record = (section: PromptSection, keptText: string, fullText: string) => {
+    if (keptText.length < fullText.length)
+      trims.push({ section, kept_tokens: keptText ? count(keptText) : 0, full_tokens: count(fullText) });
+  };
+  record("examples", examplesText, dialogue);
+  if (start > 0) {
+    const keptTokens = olderCosts.slice(start).reduce((a, b) => a + b, 0) + newestCost;
+    trims.push({ section: "history", kept_tokens: keptTokens, full_tokens: olderTotal + newestCost });
+  }
+  for (const section of Object.keys(full) as DefinitionSection[])
+    record(section, kept[section], full[section]);
+
   return {
     messages,
-    contextStartMessageId: input.history[start]?.id ?? null,
-    includedExamples: includeExamples,
+    contextStartMessageId: start > 0 ? (input.history[start]?.id ?? null) : null,
+    includedExamples: examples !== null,
     promptTokens: messages.reduce((sum, t) => sum + cost(t), 0),
+    trims,
+  };
+}
+
+/**
+ * buildPrompt measured with the model's own count of the rendered chat (template markers
+ * included): when the estimate per turn was short, the budget is tightened until it fits.
+ */
+export function buildPromptWithin(
+  input: PromptInput,
+  countPrompt: (turns: ChatTurn[]) => number,
+): BuiltPrompt {
+  let contextTokens = input.contextTokens;
+  for (let attempt = 0; ; attempt++) {
+    const built = buildPrompt({ ...input, contextTokens });
+    const promptTokens = countPrompt(built.messages);
+    const over = promptTokens + input.replyTokens - input.contextTokens;
+    if (over <= 0 || attempt === 3) return { ...built, promptTokens };
+    contextTokens -= over;
+  }
+}
+
+function emptyDefinition(): Definition {
+  return { system_prompt: "", description: "", scenario: "", user_persona: "", post_history: "" };
+}
+
+/**
+ * The definition within `room` tokens: whole when it fits, else each section cut on sentence
+ * boundaries to its weighted share, never below the core. Structure text (labels, turn markers)
+ * is not shared out, so the cut is measured and tightened until the result fits.
+ */
+function fitDefinition(
+  full: Definition,
+  core: Definition,
+  room: number,
+  measure: (d: Definition) => number,
+  count: CountTokens,
+): Definition {
+  if (measure(full) <= room) return full;
+  const sections = Object.keys(full) as DefinitionSection[];
+  const needs = sections.map((s) => (full[s] ? count(full[s]) : 0));
+  let textBudget = room - (measure(full) - needs.reduce((a, b) => a + b, 0));
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const grants = shareBudget(
+      sections.map((s, i) => ({ need: needs[i] as number, weight: DEFINITION_WEIGHTS[s] })),
+      textBudget,
+    );
+    const cut = Object.fromEntries(
+      sections.map((s, i) => {
+        const text = cutToTokens(full[s], grants[i] as number, count);
+        return [s, text.length >= core[s].length ? text : core[s]];
+      }),
+    ) as Definition;
+    const over = measure(cut) - room;
+    if (over <= 0) return cut;
+    textBudget -= Math.max(over, 1);
+  }
+  return core;
+}
+
+function renderDefinition(
+  d: Definition,
+  charName: string,
+  userName: string,
+  mode: PromptMode,
+): { system: ChatTurn; post: ChatTurn | null } {
+  // The card reads as the bundled model was trained ("You are X. ... You are talking with Y."),
+  // which is also a plain, effective system prompt for larger models.
+  const card = [`You are ${charName}.${d.description ? ` ${d.description}` : ""}`];
+  if (d.scenario) card.push(`Scenario: ${d.scenario}`);
+  card.push(`You are talking with ${userName}.${d.user_persona ? ` ${d.user_persona}` : ""}`);
+  const parts = [card.join("\n")];
+  if (d.system_prompt) parts.unshift(d.system_prompt);
+  if (mode === "autopilot") {
+    parts.push(
+      `Now write ${userName}'s next message to ${charName}, in ${userName}'s voice. Only that message.`,
+    );
+  }
+  return {
+    system: { role: "system", content: parts.join("\n\n") },
+    post: d.post_history ? { role: "system", content: d.post_history } : null,
   };
 }

@@ -1,3 +1,4 @@
+import type { PromptTrim } from "@hearth/contract";
 import { sql } from "drizzle-orm";
 import {
   bigserial,
@@ -93,6 +94,8 @@ export const generations = pgTable(
     modelId: text("model_id"),
     settings: jsonb("settings").$type<Record<string, number>>(),
     errorCode: text("error_code"),
+    /** What the prompt builder cut to fit the model's window (null: nothing, or not built yet). */
+    promptTrims: jsonb("prompt_trims").$type<PromptTrim[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Refreshed by the worker; a running generation whose heartbeat stops was cut off by a crash. */
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,3 +1,4 @@
+import type { PromptTrim } from "@hearth/contract";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { conversations, dailyUsage, type GenerationRow, generations, messages } from "../chats/schema.ts";
@@ -55,6 +56,11 @@ export async function markRunning(db: Db, id: string): Promise<boolean> {
 
 export async function heartbeat(db: Db, id: string): Promise<void> {
   await db.update(generations).set({ heartbeatAt: new Date() }).where(eq(generations.id, id));
+}
+
+/** Keeps what the prompt builder cut, so a short or odd reply can be explained later. */
+export async function recordPromptTrims(db: Db, id: string, trims: PromptTrim[]): Promise<void> {
+  await db.update(generations).set({ promptTrims: trims }).where(eq(generations.id, id));
 }
 
 export async function finishGeneration(

@@ -2,7 +2,7 @@ import type { GenerationEvent } from "@hearth/contract";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import { toMessage } from "../chats/mappers.ts";
-import { findMessage, purgeGuestConversations } from "../chats/queries.ts";
+import { findConversation, findMessage, purgeGuestConversations } from "../chats/queries.ts";
 import { findOrphans, finishGeneration, markMessageInterrupted, releaseConversation } from "./queries.ts";
 import { eventStream } from "./streams.ts";
 
@@ -26,11 +26,14 @@ export async function recoverOrphans(db: Db, bus: EventBus, opts: { all: boolean
     await finishGeneration(db, g.id, "interrupted");
     await releaseConversation(db, g.conversationId, g.id);
     const message = g.messageId ? await findMessage(db, g.messageId) : null;
+    const conversation = await findConversation(db, g.conversationId);
     const done: GenerationEvent = {
       type: "done",
       message: message ? toMessage(message) : null,
       suggestion: null,
-      context_start_message_id: null,
+      context_start_message_id: conversation?.contextStartMessageId ?? null,
+      trims: g.promptTrims ?? [],
+      empty: false,
     };
     await bus.append(eventStream(g.id), done).catch(() => {});
   }

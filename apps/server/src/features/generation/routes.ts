@@ -37,7 +37,8 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   app.get("/api/generations/:id/events", async (req, reply) => {
     const viewer = await requireViewer(auth, req);
     const generation = await findGeneration(db, parse(idParams, req.params).id);
-    assertOwnsConversation(viewer, generation ? await findConversation(db, generation.conversationId) : null);
+    const conversation = generation ? await findConversation(db, generation.conversationId) : null;
+    assertOwnsConversation(viewer, conversation);
     if (!generation) return;
     const after = String(req.headers["last-event-id"] ?? parse(resumeQuery, req.query).after ?? "0");
     const out = openEventStream(reply);
@@ -50,7 +51,9 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
         type: "done",
         message: message ? toMessage(message) : null,
         suggestion: null,
-        context_start_message_id: null,
+        context_start_message_id: conversation.contextStartMessageId,
+        trims: generation.promptTrims ?? [],
+        empty: false,
       });
     }
     out.end();

@@ -20,6 +20,7 @@ import type { MessageRow } from "../chats/schema.ts";
 import { chattableCharacter } from "../chats/service.ts";
 import { resolveModelChoice } from "../inference/registry.ts";
 import type { InferenceService } from "../inference/service.ts";
+import { assertMessageFits } from "./budget.ts";
 import { assertMayGenerate } from "./policy.ts";
 import { claimConversation, countMessageSent, createGeneration, releaseConversation } from "./queries.ts";
 import { eventStream } from "./streams.ts";
@@ -59,7 +60,7 @@ export async function startGeneration(
   const { db } = deps;
   const conversation = await findConversation(db, req.conversation_id);
   assertOwnsConversation(viewer, conversation);
-  await chattableCharacter(db, viewer, conversation.characterId);
+  const character = await chattableCharacter(db, viewer, conversation.characterId);
   if (req.type === "image") {
     if (!viewer.permissions.includes("conversation_images")) {
       throw new HttpError(
@@ -73,6 +74,22 @@ export async function startGeneration(
   if (req.action === "send" && !req.content)
     throw new HttpError(400, "invalidRequest", "content: Write something first");
   await assertMayGenerate(db, deps.config, viewer, req.action !== "autopilot");
+  const model = resolveModelChoice(deps.inference.registry, viewer, req.model_id);
+  const allowedSettings = viewer.permissions.includes("generation_settings") ? req.settings : undefined;
+  if (req.action === "send" && req.content) {
+    // A model that cannot load is reported by the worker, with the message kept.
+    const backend = await deps.inference.backend(model.id).catch(() => null);
+    if (backend)
+      await assertMessageFits(
+        db,
+        viewer,
+        conversation,
+        character,
+        { entry: model, backend },
+        req.content,
+        allowedSettings,
+      );
+  }
 
   const last = await lastMessage(db, conversation.id);
   const target = await targetOf(db, req, last);
@@ -119,8 +136,6 @@ export async function startGeneration(
         reply = await addAlternative(db, target.id);
       }
     }
-    const allowedSettings = viewer.permissions.includes("generation_settings") ? req.settings : undefined;
-    const model = resolveModelChoice(deps.inference.registry, viewer, req.model_id);
     await createGeneration(db, {
       id: generationId,
       conversationId: conversation.id,

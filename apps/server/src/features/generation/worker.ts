@@ -4,12 +4,16 @@ import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import type { LlmEvent } from "../../ports/llm.ts";
 import { LlmError } from "../../ports/llm.ts";
-import { contextTokens } from "../accounts/permissions.ts";
 import { users } from "../accounts/schema.ts";
 import { viewerFromUser } from "../accounts/viewer.ts";
 import { characters } from "../characters/schema.ts";
 import { toMessage } from "../chats/mappers.ts";
-import { buildPrompt, type HistoryMessage, type PromptMode } from "../chats/prompt.ts";
+import {
+  buildPromptWithin,
+  type HistoryMessage,
+  type PromptMode,
+  PromptTooLongError,
+} from "../chats/prompt.ts";
 import {
   findConversation,
   historyWithin,
@@ -21,9 +25,16 @@ import {
 import type { GenerationRow, MessageRow } from "../chats/schema.ts";
 import type { InferenceService } from "../inference/service.ts";
 import { resolvePersonaForPrompt } from "../personas/index.ts";
+import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { recordGenerationTime } from "./estimate.ts";
-import { findGeneration, finishGeneration, heartbeat, markRunning, releaseConversation } from "./queries.ts";
-import { samplingFor } from "./sampling.ts";
+import {
+  findGeneration,
+  finishGeneration,
+  heartbeat,
+  markRunning,
+  recordPromptTrims,
+  releaseConversation,
+} from "./queries.ts";
 import { controlStream, eventStream } from "./streams.ts";
 
 export interface WorkerDeps {
@@ -69,9 +80,8 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = await deps.inference.backend(entry.id);
-    const sampling = samplingFor(gen.settings ?? {});
     const viewer = viewerFromUser(userRow);
-    const budget = Math.min(contextTokens(viewer.permissions, entry.tokens), backend.info().contextSize);
+    const { window: budget, sampling } = generationBudget(viewer, entry, backend, gen.settings);
     const countTokens = backend.tokenCounter();
 
     const recent = await historyWithin(db, conversation.id, budget, countTokens);
@@ -85,22 +95,19 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       .map((m) => ({ id: m.id, role: m.role, content: m.content }));
     const continued = mode === "continue" && target ? target.content : "";
 
-    const prompt = buildPrompt({
-      character: {
-        name: character.name,
-        persona: character.persona,
-        scenario: character.scenario,
-        dialogue: character.dialogue,
-        systemPrompt: character.systemPrompt,
-        postHistoryInstructions: character.postHistoryInstructions,
+    const prompt = buildPromptWithin(
+      {
+        character: promptCharacter(character),
+        persona: await resolvePersonaForPrompt(db, userRow.id, conversation.userPersonaId),
+        history,
+        mode,
+        contextTokens: budget,
+        replyTokens: sampling.maxTokens,
+        countTokens,
       },
-      persona: await resolvePersonaForPrompt(db, userRow.id, conversation.userPersonaId),
-      history,
-      mode,
-      contextTokens: budget,
-      replyTokens: sampling.maxTokens,
-      countTokens,
-    });
+      (turns) => backend.countPromptTokens(turns),
+    );
+    if (prompt.trims.length > 0) await recordPromptTrims(db, generationId, prompt.trims);
 
     let nextFlushAt = 0;
     let unsent = "";
@@ -143,6 +150,8 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       message: stored ? toMessage(stored) : null,
       suggestion: mode === "autopilot" ? text.trim() : null,
       context_start_message_id: prompt.contextStartMessageId,
+      trims: prompt.trims,
+      empty: text.trim() === "",
     });
   } catch (error) {
     await failGeneration(deps, gen, target, text, error);
@@ -175,18 +184,22 @@ async function failGeneration(
   error: unknown,
 ) {
   const { db, bus } = deps;
-  const message =
-    error instanceof LlmError
-      ? error.message
-      : "The model failed while writing this reply. Please try again.";
+  const { code, message } = failureOf(error);
   // What was generated stays; the message is marked failed so the client offers Resubmit.
   if (target)
     await writeReply(db, target.id, (gen.action === "continue" ? target.content : "") + text, "failed").catch(
       () => {},
     );
-  await finishGeneration(db, gen.id, "failed", "unavailable").catch(() => {});
+  await finishGeneration(db, gen.id, "failed", code).catch(() => {});
   await releaseConversation(db, gen.conversationId, gen.id).catch(() => {});
   await bus
-    .append(eventStream(gen.id), { type: "error", code: "unavailable", message } satisfies GenerationEvent)
+    .append(eventStream(gen.id), { type: "error", code, message } satisfies GenerationEvent)
     .catch(() => {});
+}
+
+/** What the user is told when a generation fails. */
+function failureOf(error: unknown): { code: ErrorCode; message: string } {
+  if (error instanceof PromptTooLongError) return { code: "messageTooLong", message: tooLongMessage(error) };
+  if (error instanceof LlmError) return { code: "unavailable", message: error.message };
+  return { code: "unavailable", message: "The model failed while writing this reply. Please try again." };
 }

@@ -10,6 +10,7 @@ import {
   BUNDLED_MODEL_PATH,
   loadRegistry,
   modelsFor,
+  type RegistryEntry,
   resolveLocalModel,
 } from "./registry.ts";
 
@@ -56,6 +57,9 @@ const viewer = (role: SubscriberRole, status: AccountStatus = "active", isAnonym
     isAnonymous,
   });
 
+/** Windows as the inference service reports them: the bundled file's own, a remote's configured one. */
+const windowOf = (entry: RegistryEntry) => (entry.id === "small" ? 2048 : entry.tokens);
+
 describe("model registry", () => {
   it("a guest and a free user see the 45B model disabled and the hidden 70B not at all", () => {
     for (const v of [
@@ -63,7 +67,7 @@ describe("model registry", () => {
       viewerFromUser({ id: "g", email: "", name: "Guest", createdAt: new Date(), isAnonymous: true }),
       viewer("free", "inactive"),
     ]) {
-      const list = modelsFor(registry, v);
+      const list = modelsFor(registry, v, windowOf);
       expect(list.models.map((m) => [m.id, m.available])).toEqual([
         ["small", true],
         ["45b", false],
@@ -72,11 +76,11 @@ describe("model registry", () => {
   });
 
   it("True Supporter may use the 45B model; I'm All In sees and may use all three", () => {
-    expect(modelsFor(registry, viewer("basic")).models.map((m) => [m.id, m.available])).toEqual([
+    expect(modelsFor(registry, viewer("basic"), windowOf).models.map((m) => [m.id, m.available])).toEqual([
       ["small", true],
       ["45b", true],
     ]);
-    const premium = modelsFor(registry, viewer("premium"));
+    const premium = modelsFor(registry, viewer("premium"), windowOf);
     expect(premium.models.map((m) => [m.id, m.available])).toEqual([
       ["small", true],
       ["45b", true],
@@ -90,15 +94,25 @@ describe("model registry", () => {
   });
 
   it("a stored choice that no longer exists, or is not allowed, falls back to the default", () => {
-    expect(modelsFor(registry, viewer("premium"), "70b").selected_id).toBe("70b");
-    expect(modelsFor(registry, viewer("premium"), "deleted-model").selected_id).toBe("small");
-    expect(modelsFor(registry, viewer("free"), "45b").selected_id).toBe("small");
-    expect(modelsFor(registry, viewer("free")).selected_id).toBe("small");
+    expect(modelsFor(registry, viewer("premium"), windowOf, "70b").selected_id).toBe("70b");
+    expect(modelsFor(registry, viewer("premium"), windowOf, "deleted-model").selected_id).toBe("small");
+    expect(modelsFor(registry, viewer("free"), windowOf, "45b").selected_id).toBe("small");
+    expect(modelsFor(registry, viewer("free"), windowOf).selected_id).toBe("small");
+  });
+
+  it("reports the window each model really holds", () => {
+    expect(
+      modelsFor(registry, viewer("premium"), windowOf).models.map((m) => [m.id, m.context_tokens]),
+    ).toEqual([
+      ["small", 2048],
+      ["45b", 8192],
+      ["70b", 16384],
+    ]);
   });
 
   it("marks the bundled model as the demo model", () => {
-    expect(modelsFor(registry, null).models[0]?.is_demo).toBe(true);
-    expect(modelsFor(registry, null).models[1]?.is_demo).toBe(false);
+    expect(modelsFor(registry, null, windowOf).models[0]?.is_demo).toBe(true);
+    expect(modelsFor(registry, null, windowOf).models[1]?.is_demo).toBe(false);
   });
 
   it("refuses a registry file with a bad entry or an unknown default", () => {

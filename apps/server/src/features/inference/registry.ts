@@ -8,8 +8,6 @@ import { BUNDLED_MODEL, modelFile, readActiveModel } from "../models/index.ts";
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
 export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;
-/** The bundled model saw 512-token windows in training (models/README.md); longer prompts confuse it. */
-const BUNDLED_CONTEXT = 512;
 
 const backendSpec = z.discriminatedUnion("type", [
   z.object({ type: z.literal("embedded"), path: z.string() }),
@@ -83,7 +81,6 @@ function singleModel(config: Config): RegistryEntry {
   const bundled = path.resolve(local.path) === BUNDLED_MODEL_PATH;
   return {
     ...base,
-    ...(bundled ? { context_size: BUNDLED_CONTEXT } : {}),
     id: local.id,
     name: bundled ? "Hearth Tiny (demo)" : local.id,
     tags: bundled ? ["demo"] : [],
@@ -120,14 +117,23 @@ function mayUse(entry: RegistryEntry, viewer: Viewer | null): boolean {
   return entry.permission === null || Boolean(viewer?.permissions.includes(entry.permission));
 }
 
-/** What /api/models answers: hidden models dropped, forbidden ones marked, the stored choice checked. */
-export function modelsFor(registry: ModelRegistry, viewer: Viewer | null, storedChoice?: string): ModelList {
+/**
+ * What /api/models answers: hidden models dropped, forbidden ones marked, the stored choice
+ * checked, each with the window it really holds (`windowOf`).
+ */
+export function modelsFor(
+  registry: ModelRegistry,
+  viewer: Viewer | null,
+  windowOf: (entry: RegistryEntry) => number,
+  storedChoice?: string,
+): ModelList {
   const models: InferenceModel[] = registry.entries
     .filter((e) => mayUse(e, viewer) || !e.hide_unauthorized)
     .map((e) => ({
       id: e.id,
       name: e.name,
       tokens: e.tokens,
+      context_tokens: windowOf(e),
       permission: e.permission,
       hide_unauthorized: e.hide_unauthorized,
       tags: e.tags,

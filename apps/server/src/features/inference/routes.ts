@@ -9,6 +9,12 @@ import type { InferenceService } from "./service.ts";
 export async function modelRoutes(app: FastifyInstance, opts: { auth: Auth; inference: InferenceService }) {
   app.get("/api/models", async (req) => {
     const { selected } = parse(modelListQuery, req.query);
-    return modelsFor(opts.inference.registry, await getViewer(opts.auth, req), selected);
+    const windows = await opts.inference.windows();
+    return modelsFor(
+      opts.inference.registry,
+      await getViewer(opts.auth, req),
+      (entry) => windows.get(entry.id) ?? 0,
+      selected,
+    );
   });
 }

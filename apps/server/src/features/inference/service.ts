@@ -1,4 +1,4 @@
-import { LlamaCppBackend } from "../../adapters/llama-cpp.ts";
+import { ggufTrainedWindow, LlamaCppBackend } from "../../adapters/llama-cpp.ts";
 import { OpenAiCompatibleBackend } from "../../adapters/openai-compatible.ts";
 import type { Config } from "../../config.ts";
 import { type LlmBackend, LlmError } from "../../ports/llm.ts";
@@ -11,6 +11,7 @@ import { isDemoModel, type ModelRegistry, type RegistryEntry } from "./registry.
  */
 export class InferenceService {
   private backends = new Map<string, Promise<LlmBackend>>();
+  private trainedWindows = new Map<string, Promise<number | null>>();
   private loaded = new Set<string>();
   private failures = new Map<string, string>();
   private current: ModelRegistry;
@@ -67,9 +68,36 @@ export class InferenceService {
     return pending;
   }
 
+  /**
+   * Tokens a conversation really gets on each model: the configured context, capped for an
+   * embedded model by the window its file was trained on (read from the file, not loaded).
+   */
+  async windows(): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const entry of this.registry.entries) {
+      const configured = this.configuredContext(entry);
+      if (entry.backend.type !== "embedded") {
+        out.set(entry.id, configured);
+        continue;
+      }
+      const path = entry.backend.path;
+      let trained = this.trainedWindows.get(path);
+      if (!trained) {
+        trained = ggufTrainedWindow(path);
+        this.trainedWindows.set(path, trained);
+      }
+      out.set(entry.id, Math.min(configured, (await trained) ?? configured));
+    }
+    return out;
+  }
+
+  private configuredContext(entry: RegistryEntry): number {
+    return entry.context_size ?? this.config.llm.contextSize;
+  }
+
   private async create(entry: RegistryEntry): Promise<LlmBackend> {
     const spec = entry.backend;
-    const contextSize = entry.context_size ?? this.config.llm.contextSize;
+    const contextSize = this.configuredContext(entry);
     if (spec.type === "openai") {
       const apiKey = spec.api_key_env ? process.env[spec.api_key_env] : (this.config.llm.apiKey ?? undefined);
       return new OpenAiCompatibleBackend({ baseUrl: spec.base_url, apiKey, model: spec.model, contextSize });

@@ -4,6 +4,7 @@ import { Ban, Clock, Lock, RotateCcw, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
+import type { ChatNotice } from "./chat-state.ts";
 
 /** The retry countdown of chat-and-characters §4: from 5 s, down by 0.5 s every 500 ms. */
 export const RETRY_SECONDS = 5;
@@ -233,6 +234,70 @@ export function DemoModelNotice({ onDismiss }: { onDismiss: () => void }) {
     >
       <p className="min-w-0 flex-1">You're chatting with Hearth's tiny demo model; replies are simple.</p>
       <DismissButton onClick={onDismiss} label="Dismiss notice" />
+    </div>
+  );
+}
+
+/** Plain words for a model's window: "2,048 tokens (about 7,000 characters)". */
+function windowWords(tokens: number): string {
+  return `${tokens.toLocaleString("en-US")} tokens (about ${(Math.round((tokens * 3.5) / 500) * 500).toLocaleString("en-US")} characters)`;
+}
+
+const demoModelWords = (tokens: number) =>
+  `This server runs Hearth's tiny demo model, which reads only ${windowWords(tokens)} at a time. An administrator can set up a real model under Admin → Models.`;
+
+/**
+ * Something worth knowing about the last reply: Continue added nothing, or the character's
+ * definition was longer than the model reads. On the demo model it says so plainly.
+ */
+export function ReplyNotice({
+  notice,
+  characterName,
+  model,
+  onDismiss,
+}: {
+  notice: ChatNotice;
+  characterName: string;
+  model: { is_demo: boolean; context_tokens: number } | undefined;
+  onDismiss: () => void;
+}) {
+  const text =
+    notice.kind === "nothing-added"
+      ? `${characterName} had nothing to add: the reply seems finished. Try Regenerate for a different one.`
+      : model?.is_demo
+        ? `Part of ${characterName}'s definition was left out to fit. ${demoModelWords(model.context_tokens)}`
+        : `${characterName}'s definition is longer than this model reads${model ? ` (${windowWords(model.context_tokens)})` : ""}, so part of it was left out.`;
+  return (
+    <div
+      role="status"
+      className="flex items-center gap-3 rounded-xl border border-border bg-surface px-3.5 py-2 text-sm text-muted"
+    >
+      <p className="min-w-0 flex-1">{text}</p>
+      <DismissButton onClick={onDismiss} label="Dismiss notice" />
+    </div>
+  );
+}
+
+/** A message longer than the model reads: what the server said, and on the demo model why. */
+export function TooLongBanner({
+  detail,
+  model,
+  onDismiss,
+}: {
+  detail: string;
+  model: { is_demo: boolean; context_tokens: number } | undefined;
+  onDismiss: () => void;
+}) {
+  return (
+    <div
+      role="alert"
+      className="flex items-center gap-3 rounded-xl border border-warning/40 bg-warning-soft px-3.5 py-2 text-sm"
+    >
+      <p className="min-w-0 flex-1">
+        {detail}
+        {model?.is_demo ? ` ${demoModelWords(model.context_tokens)}` : ""}
+      </p>
+      <DismissButton onClick={onDismiss} label="Dismiss" />
     </div>
   );
 }

@@ -26,6 +26,8 @@ import {
   DemoModelNotice,
   GenerationErrorBanner,
   LimitBanner,
+  ReplyNotice,
+  TooLongBanner,
   WaitingRoomBanner,
 } from "./chat-notices.tsx";
 import { lastBotRow, type TypingState } from "./chat-state.ts";
@@ -293,6 +295,17 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
           />
         ) : null}
         {problem?.kind === "limit" ? <LimitBanner me={me} detail={problem.detail} /> : null}
+        {problem?.kind === "tooLong" ? (
+          <TooLongBanner detail={problem.detail} model={selectedModel} onDismiss={chat.dismissProblem} />
+        ) : null}
+        {state.notice ? (
+          <ReplyNotice
+            notice={state.notice}
+            characterName={character.name}
+            model={selectedModel}
+            onDismiss={chat.dismissNotice}
+          />
+        ) : null}
         {problem?.kind === "access" ? (
           <Banner tone="danger">
             {problem.code === "blockedBotCreator"

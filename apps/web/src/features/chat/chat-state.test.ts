@@ -84,6 +84,8 @@ describe("chatReducer", () => {
         message: message("b1", "bot", "Hello!"),
         suggestion: null,
         context_start_message_id: "g",
+        trims: [],
+        empty: false,
       }),
     );
     expect(state.streaming).toBeNull();
@@ -199,6 +201,8 @@ describe("chatReducer", () => {
         message: message("g", "bot", "Hi again", { alternative_index: 1, alternative_count: 2 }),
         suggestion: null,
         context_start_message_id: null,
+        trims: [],
+        empty: false,
       }),
     );
     expect(state.rows).toHaveLength(1);
@@ -280,10 +284,88 @@ describe("chatReducer", () => {
         base_content: "",
       }),
       { type: "generation/tokens", text: "I wave back" },
-      event({ type: "done", message: null, suggestion: "I wave back.", context_start_message_id: null }),
+      event({
+        type: "done",
+        message: null,
+        suggestion: "I wave back.",
+        context_start_message_id: null,
+        trims: [],
+        empty: false,
+      }),
     );
     expect(state.rows.map((r) => r.key)).toEqual(["g"]);
     expect(state.suggestion).toEqual({ id: 1, text: "I wave back." });
+  });
+
+  it("says when Continue added nothing, and clears that notice after the next reply", () => {
+    const continued = (empty: boolean, text: string) => [
+      { type: "generation/begin" as const, action: "continue" as const, targetId: "g", now, conversationId },
+      event({
+        type: "started",
+        generation_id: "gen",
+        user_message: null,
+        message_id: "g",
+        action: "continue",
+        base_content: "Hello *waves*",
+      }),
+      event({
+        type: "done",
+        message: message("g", "bot", `Hello *waves*${text}`),
+        suggestion: null,
+        context_start_message_id: null,
+        trims: [],
+        empty,
+      }),
+    ];
+    let state = run(greeting(), ...continued(true, ""));
+    expect(state.notice).toEqual({ id: 1, kind: "nothing-added" });
+    state = run(state, ...continued(false, " And welcome."));
+    expect(state.notice).toBeNull();
+  });
+
+  it("says once per chat that the card was cut to fit; history and examples alone are not news", () => {
+    const reply = (trims: { section: "history" | "examples" | "description" }[]) => [
+      {
+        type: "generation/begin" as const,
+        action: "regenerate" as const,
+        targetId: "g",
+        now,
+        conversationId,
+      },
+      event({
+        type: "done",
+        message: message("g", "bot", "Hi"),
+        suggestion: null,
+        context_start_message_id: null,
+        trims: trims.map((t) => ({ ...t, kept_tokens: 1, full_tokens: 2 })),
+        empty: false,
+      }),
+    ];
+    let state = run(greeting(), ...reply([{ section: "history" }, { section: "examples" }]));
+    expect(state.notice).toBeNull();
+    state = run(state, ...reply([{ section: "description" }]));
+    expect(state.notice?.kind).toBe("definition-cut");
+    state = run(state, { type: "notice/dismiss" }, ...reply([{ section: "description" }]));
+    expect(state.notice).toBeNull();
+  });
+
+  it("a message too long for the model goes back to the input box with the server's words", () => {
+    const state = run(
+      greeting(),
+      {
+        type: "generation/begin",
+        action: "send",
+        content: "Long text",
+        userRowKey: "local-user-1",
+        pendingRowKey: "local-bot-1",
+        now,
+        conversationId,
+      },
+      { type: "generation/failed", code: "messageTooLong", detail: "At most 300 tokens fit.", problemId: 4 },
+    );
+    expect(state.problem).toEqual({ kind: "tooLong", detail: "At most 300 tokens fit." });
+    expect(state.rows.map((r) => r.key)).toEqual(["g"]);
+    expect(state.restoredDraft).toEqual({ id: 1, text: "Long text" });
   });
 
   it("prepends older pages without duplicates and merges a fresh newest page", () => {

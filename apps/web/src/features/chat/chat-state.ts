@@ -48,6 +48,8 @@ export type RetryPlan =
 export type ChatProblem =
   | { kind: "generation"; detail: string; retry: RetryPlan; id: number }
   | { kind: "limit"; detail: string }
+  /** The message alone is longer than the model reads: shorten it (the text goes back to the box). */
+  | { kind: "tooLong"; detail: string }
   | { kind: "access"; code: "invalidAccess" | "blockedBotCreator"; detail: string };
 
 export interface ChatState {
@@ -62,7 +64,17 @@ export interface ChatState {
   restoredDraft: { id: number; text: string } | null;
   /** The newest completed bot reply, for screen readers. */
   announcement: string;
+  /** Something about the last reply worth saying (it added nothing; the card was cut to fit). */
+  notice: ChatNotice | null;
+  /** The "card was cut" notice was dismissed: it is not shown again in this chat. */
+  trimNoticeDismissed: boolean;
 }
+
+export type ChatNotice = { id: number } & (
+  | { kind: "nothing-added" }
+  /** Parts of the character's definition were left out to fit the model's window. */
+  | { kind: "definition-cut" }
+);
 
 export type ChatAction =
   | { type: "page/prepend"; page: MessagePage }
@@ -97,7 +109,8 @@ export type ChatAction =
   /** Another generation was already running: undo this one's optimistic rows, no error. */
   | { type: "generation/superseded" }
   | { type: "message/replace"; message: Message }
-  | { type: "problem/dismiss" };
+  | { type: "problem/dismiss" }
+  | { type: "notice/dismiss" };
 
 export function initialChatState(page: MessagePage, contextStartId: string | null): ChatState {
   return {
@@ -109,6 +122,8 @@ export function initialChatState(page: MessagePage, contextStartId: string | nul
     suggestion: null,
     restoredDraft: null,
     announcement: "",
+    notice: null,
+    trimNoticeDismissed: false,
   };
 }
 
@@ -255,9 +270,16 @@ function done(state: ChatState, event: Extract<GenerationEvent, { type: "done" }
       rows = [...rows, { key: stored.id, message: stored }];
     }
   }
+  const nextNotice = (kind: ChatNotice["kind"]): ChatNotice => ({ id: (state.notice?.id ?? 0) + 1, kind });
+  const definitionCut = event.trims.some((t) => t.section !== "examples" && t.section !== "history");
+  let notice = state.notice;
+  if (streaming?.action === "continue" && event.empty) notice = nextNotice("nothing-added");
+  else if (definitionCut && !state.trimNoticeDismissed) notice = nextNotice("definition-cut");
+  else if (notice?.kind === "nothing-added") notice = null;
   return {
     ...state,
     rows,
+    notice,
     contextStartId: event.context_start_message_id,
     streaming: null,
     suggestion:
@@ -311,6 +333,8 @@ function failed(state: ChatState, code: string, detail: string, problemId: numbe
     problem = { kind: "access", code, detail };
   } else if (code === "limitReached") {
     problem = { kind: "limit", detail };
+  } else if (code === "messageTooLong") {
+    problem = { kind: "tooLong", detail };
   } else {
     problem = {
       kind: "generation",
@@ -460,5 +484,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       };
     case "problem/dismiss":
       return state.problem?.kind === "access" ? state : { ...state, problem: null };
+    case "notice/dismiss":
+      return {
+        ...state,
+        notice: null,
+        trimNoticeDismissed: state.trimNoticeDismissed || state.notice?.kind === "definition-cut",
+      };
   }
 }

@@ -368,6 +368,7 @@ export function useChat(
   }, [conversationId, loadingPrevious]);
 
   const dismissProblem = useCallback(() => dispatch({ type: "problem/dismiss" }), []);
+  const dismissNotice = useCallback(() => dispatch({ type: "notice/dismiss" }), []);
   /** A message changed outside a generation (edited): show the stored version. */
   const replaceMessage = useCallback(
     (message: Message) => dispatch({ type: "message/replace", message }),
@@ -398,6 +399,7 @@ export function useChat(
     selectAlternative,
     loadPrevious,
     dismissProblem,
+    dismissNotice,
     replaceMessage,
     /** Reads the newest page again over what is shown (after messages were removed). */
     reload: resync,
