@@ -129,6 +129,8 @@ function serverEnv(dataDir: string, extra: Record<string, string>): NodeJS.Proce
     HEARTH_DATA_DIR: dataDir,
     HEARTH_LOG_LEVEL: "warn",
     HEARTH_SEED_DEMO: "false",
+    // Tests sign up plain members; the ones about the first administrator turn this back on.
+    HEARTH_FIRST_USER_ADMIN: "false",
     ...extra,
   };
 }

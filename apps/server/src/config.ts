@@ -26,6 +26,7 @@ const envSchema = z.object({
   HEARTH_EDITION: z.enum(["roleplay", "family", "partner"]).default("roleplay"),
   HEARTH_GUESTS: z.stringbool().default(true),
   HEARTH_SIGNUP: z.stringbool().default(true),
+  HEARTH_FIRST_USER_ADMIN: z.stringbool().default(true),
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
@@ -84,6 +85,8 @@ export interface Config {
   edition: Env["HEARTH_EDITION"];
   guests: boolean;
   signup: boolean;
+  /** The first account that signs up on a fresh install becomes the administrator. */
+  firstUserAdmin: boolean;
   oidc: { issuer: string; clientId: string; clientSecret: string; providerId: string; label: string } | null;
   webDist: string;
   /** Behind a reverse proxy, take the client address from X-Forwarded-For. */
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     edition: e.HEARTH_EDITION,
     guests: e.HEARTH_GUESTS,
     signup: e.HEARTH_SIGNUP,
+    firstUserAdmin: e.HEARTH_FIRST_USER_ADMIN,
     oidc,
     webDist: path.resolve(e.HEARTH_WEB_DIST ?? path.join(repoRoot(), "apps/web/dist")),
     trustProxy: e.HEARTH_TRUST_PROXY,

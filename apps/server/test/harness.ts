@@ -31,6 +31,8 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     HEARTH_DATA_DIR: dataDir,
     HEARTH_LOG_LEVEL: "silent",
     HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
+    // Tests sign up plain members; the ones about the first administrator turn this back on.
+    HEARTH_FIRST_USER_ADMIN: "false",
     ...(opts.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...opts.env,
   });

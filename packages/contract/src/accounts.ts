@@ -35,6 +35,8 @@ export const appConfig = z.object({
     email_password: z.boolean(),
     guests: z.boolean(),
     oidc: z.object({ provider_id: z.string(), label: z.string() }).nullable(),
+    /** A fresh install: the next account that signs up becomes the administrator. */
+    first_user_admin: z.boolean(),
   }),
   version: z.string(),
 });

@@ -17,7 +17,8 @@ interface CreateOptions {
 export async function userCreateCommand(config: Config, opts: CreateOptions) {
   const password = opts.password ?? randomBytes(12).toString("base64url");
   await withDatabase(config, async ({ db }) => {
-    const auth = createAuth(config, db);
+    // An account made here is admin only when --admin says so, even on a fresh install.
+    const auth = createAuth({ ...config, firstUserAdmin: false }, db);
     const result = await auth.api
       .signUpEmail({ body: { email: opts.email, password, name: opts.name, username: opts.username } })
       .catch((error: unknown) => {

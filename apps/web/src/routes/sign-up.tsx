@@ -1,8 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link, useSearch } from "@tanstack/react-router";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { EmailSignUpForm } from "../features/auth/email-sign-up-form.tsx";
 import { OtherSignInOptions } from "../features/auth/other-sign-in-options.tsx";
-import { useAppConfig, useMe } from "../lib/session.ts";
+import { appConfigQuery, useAppConfig, useMe } from "../lib/session.ts";
 import { Banner } from "../ui/banner.tsx";
 import { safeRedirect } from "./guard.ts";
 
@@ -11,6 +12,9 @@ export default function SignUpScreen() {
   const me = useMe();
   const search = useSearch({ strict: false }) as { redirect?: unknown };
   const redirectTo = safeRedirect(search.redirect);
+  // Someone may have signed up since this tab loaded the config: ask again, so the
+  // first-administrator note is only shown while it is still true.
+  const firstUserAdmin = useQuery({ ...appConfigQuery, staleTime: 0 }).data?.auth.first_user_admin ?? false;
 
   return (
     <AuthCard
@@ -32,6 +36,11 @@ export default function SignUpScreen() {
       {me?.is_guest ? (
         <Banner tone="info">
           You're using a guest session. Create an account to keep your chats from now on.
+        </Banner>
+      ) : null}
+      {firstUserAdmin ? (
+        <Banner tone="info" title="You're the first one here">
+          The first account created on this server becomes its administrator: you'll manage users and models.
         </Banner>
       ) : null}
       {auth.email_password ? (

@@ -6,6 +6,7 @@ import { anonymous } from "better-auth/plugins/anonymous";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
+import { claimFirstAdmin } from "./first-admin.ts";
 import { usernameTaken } from "./queries.ts";
 import { accounts, sessions, users, verifications } from "./schema.ts";
 
@@ -93,6 +94,12 @@ export function createAuth(config: Config, db: Db) {
               throw new APIError("BAD_REQUEST", { message: "Username is not available" });
             }
             return { data: { ...user, name, username: parsed.data } };
+          },
+          // After the commit (better-auth queues it), so concurrent sign-ups see each other.
+          after: async (user) => {
+            if (config.firstUserAdmin && !(user as { isAnonymous?: boolean | null }).isAnonymous) {
+              await claimFirstAdmin(db, user.id);
+            }
           },
         },
       },

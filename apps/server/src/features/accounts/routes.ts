@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { Auth } from "./auth.ts";
+import { firstAdminState } from "./first-admin.ts";
 import { canChangeUser, canManageUsers } from "./policy.ts";
 import { listUsers, toAdminUser, updateUser } from "./queries.ts";
 import { requireViewer, toMe } from "./viewer.ts";
@@ -19,6 +20,7 @@ export interface AccountsDeps {
 const userIdParams = z.object({ id: z.uuid() });
 
 export async function accountRoutes(app: FastifyInstance, { config, db, auth }: AccountsDeps) {
+  const firstUserAdmin = firstAdminState(db, config.firstUserAdmin);
   app.get(
     "/api/config",
     async (): Promise<AppConfig> => ({
@@ -28,6 +30,7 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth }: 
         email_password: true,
         guests: config.guests,
         oidc: config.oidc ? { provider_id: config.oidc.providerId, label: config.oidc.label } : null,
+        first_user_admin: await firstUserAdmin(),
       },
       version: config.version,
     }),
