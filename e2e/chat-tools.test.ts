@@ -439,6 +439,8 @@ describe("chat tools", () => {
     await locked.waitFor();
     expect(await locked.getAttribute("aria-disabled")).toBe("true");
     expect(await dialog.getByRole("button", { name: /Keeper 8K/ }).getAttribute("aria-pressed")).toBe("true");
+    // Each model says what it really reads: here the 512 tokens its entry is configured with.
+    await dialog.getByRole("button", { name: /Keeper 8K.*Reads up to 512 tokens/ }).waitFor();
     await shot(free.page, "choose-model-1280");
     // aria-disabled, yet it answers a click with the plan it needs (Playwright waits for enabled).
     await locked.click({ force: true });

@@ -17,7 +17,7 @@ import { parseCard } from "./features/characters/cards/parse.ts";
 import { characterRoutes } from "./features/characters/routes.ts";
 import { CharacterService } from "./features/characters/service.ts";
 import { modelTokenCounter } from "./features/characters/tokens.ts";
-import { installChat } from "./features/generation/index.ts";
+import { installChat, promptCostOf } from "./features/generation/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { openAiRoutes } from "./features/inference/openai-routes.ts";
 import { loadRegistry } from "./features/inference/registry.ts";
@@ -98,6 +98,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     storage,
     service: characters,
+    promptCost: (fields) => promptCostOf(inference, fields),
     cards: { parse: parseCard, export: exportCard },
   });
   await app.register(personaRoutes, { db: database.db, auth, storage, limits: config.personaLimits });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { promptCost } from "./prompt.ts";
 
 /** Visibility values (chat-and-characters §4). Share is offered for public or hidden bots. */
 export const visibility = z.enum(["public", "private", "permanently_private", "hidden"]);
@@ -174,17 +175,32 @@ export type CreatorProfile = z.infer<typeof creatorProfile>;
 
 /** POST /api/characters/import: what was taken from the file and what was not. */
 export const importReport = z.object({
-  format: z.enum(["png_v2", "png_v3", "json_v1", "json_v2", "json_v3", "charx"]),
+  /** The container and the card version really read from it. */
+  format: z.enum(["png_v1", "png_v2", "png_v3", "json_v1", "json_v2", "json_v3", "charx"]),
   imported: z.array(z.string()),
   ignored: z.array(z.string()),
   warnings: z.array(z.string()),
 });
 export type ImportReport = z.infer<typeof importReport>;
 
-export const importResult = z.object({ character, report: importReport });
+export const importResult = z.object({ character, report: importReport, prompt_cost: promptCost });
 export type ImportResult = z.infer<typeof importResult>;
 
 export const exportFormat = z.object({ format: z.enum(["png", "json", "charx"]).default("png") });
+
+/** POST /api/characters/prompt-cost: the editor's fields as they stand, to price before saving. */
+export const promptCostRequest = characterFields
+  .pick({
+    name: true,
+    greeting: true,
+    persona: true,
+    scenario: true,
+    dialogue: true,
+    system_prompt: true,
+    post_history_instructions: true,
+  })
+  .extend({ name: z.string().trim().max(100).default("") });
+export type PromptCostRequest = z.input<typeof promptCostRequest>;
 
 /** GET/PUT/PATCH /api/characters/{id}: `switch` (the spec sends T1) asks for the creator's edit view. */
 export const characterGetQuery = z.object({

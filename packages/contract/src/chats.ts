@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { characterCard } from "./characters.ts";
 import { errorCode } from "./errors.ts";
+import { promptTrim } from "./prompt.ts";
 
 export const TITLE_MAX = 50;
 export const CONVERSATION_PAGE_SIZE = 25;
@@ -104,25 +105,6 @@ export const generateRequest = z.object({
   settings: generationSettings.optional(),
 });
 export type GenerateRequest = z.infer<typeof generateRequest>;
-
-/** Parts of a prompt that are cut, first to last, when a chat does not fit the model's window. */
-export const promptSection = z.enum([
-  "examples",
-  "history",
-  "description",
-  "scenario",
-  "system_prompt",
-  "user_persona",
-  "post_history",
-]);
-export type PromptSection = z.infer<typeof promptSection>;
-/** One section that was cut to fit: how many of its tokens the model saw, of how many. */
-export const promptTrim = z.object({
-  section: promptSection,
-  kept_tokens: z.number().int(),
-  full_tokens: z.number().int(),
-});
-export type PromptTrim = z.infer<typeof promptTrim>;
 
 /** Server-sent events of a generation; each carries an SSE id to resume from. */
 export const generationEvent = z.discriminatedUnion("type", [

@@ -9,3 +9,4 @@ export * from "./models.ts";
 export * from "./openai.ts";
 export * from "./permissions.ts";
 export * from "./personas.ts";
+export * from "./prompt.ts";

@@ -1,4 +1,10 @@
-import { exportFormat, type ImportResult } from "@hearth/contract";
+import {
+  exportFormat,
+  type ImportResult,
+  type PromptCost,
+  type PromptCostRequest,
+  promptCostRequest,
+} from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { parse } from "../../http/validate.ts";
 import { getViewer } from "../accounts/viewer.ts";
@@ -18,6 +24,15 @@ export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps
     const { row, report } = await importCard({ service, parseCard: cards.parse }, viewer, upload);
     reply.status(201);
     return {
+      prompt_cost: await deps.promptCost({
+        name: row.name,
+        greeting: row.greeting,
+        persona: row.persona,
+        scenario: row.scenario,
+        dialogue: row.dialogue,
+        system_prompt: row.systemPrompt,
+        post_history_instructions: row.postHistoryInstructions,
+      }),
       character: toCharacter(
         { character: row, creatorUsername: viewer.username, isFavorite: false },
         viewer,
@@ -25,6 +40,12 @@ export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps
       ),
       report,
     };
+  });
+
+  /** The editor prices the definition as it is typed, before anything is saved. */
+  app.post("/api/characters/prompt-cost", async (req): Promise<PromptCost> => {
+    assertCanCreate(await getViewer(deps.auth, req));
+    return deps.promptCost(parse(promptCostRequest, req.body) as Required<PromptCostRequest>);
   });
 
   app.get("/api/characters/:id/export", async (req, reply) => {

@@ -1,6 +1,7 @@
 import type { ApiError, Character, ImportResult } from "@hearth/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LONG_CARD } from "../../../test/fixtures/long-card.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 import { contentDisposition } from "./card-routes.ts";
 import { base64, insertChunks, plainPng, textChunk, v2Card } from "./cards/test-helpers.ts";
@@ -45,6 +46,36 @@ describe("character card import and export", () => {
     expect(report.imported.length).toBeGreaterThan(0);
     const avatar = await h.app.inject({ method: "GET", url: character.avatar_url as string });
     expect((await sharp(avatar.rawPayload).metadata()).format).toBe("webp");
+  });
+
+  it("names the card version it really read, and does not claim a picture it refused", async () => {
+    const v1 = { name: "Old Bob", description: "A V1 card.", first_mes: "Hi." };
+    const v1Png = await a.upload("/api/characters/import", creator, await pngCard(v1), {
+      filename: "bob.png",
+    });
+    expect(v1Png.statusCode, v1Png.body).toBe(201);
+    expect(v1Png.json<ImportResult>().report.format).toBe("png_v1");
+
+    // 7000 x 7000 is over the avatar's pixel limit: the card imports, its picture does not.
+    const huge = insertChunks(await plainPng(7000, 7000), [textChunk("chara", base64(v2Card()))]);
+    const res = await a.upload("/api/characters/import", creator, huge, { filename: "huge.png" });
+    expect(res.statusCode, res.body).toBe(201);
+    const { character, report } = res.json<ImportResult>();
+    expect(character.avatar_url).toBeNull();
+    expect(report.imported.some((item) => item.startsWith("avatar"))).toBe(false);
+    expect(report.warnings.join(" ")).toMatch(/picture was not used as the avatar/);
+  });
+
+  it("prices the imported definition against the default model's window", async () => {
+    const res = await a.upload("/api/characters/import", creator, Buffer.from(JSON.stringify(LONG_CARD)), {
+      filename: "maren.json",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const cost = res.json<ImportResult>().prompt_cost;
+    expect(cost).toMatchObject({ is_demo: true, exact: true });
+    expect(cost.window).toBeLessThanOrEqual(cost.model_window);
+    expect(cost.definition_tokens).toBeGreaterThan(cost.window);
+    expect(cost.trims.map((t) => t.section)).toEqual(expect.arrayContaining(["examples", "description"]));
   });
 
   it("imports a JSON card (no picture) and refuses what is not a card with the card's status", async () => {

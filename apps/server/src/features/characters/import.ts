@@ -46,6 +46,8 @@ export async function importCard(
       row = await deps.service.setAvatar(creator, row, parsed.avatar.data, MAX_IMAGE_BYTES);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
+      // The parser listed the picture as taken; it was refused, so it is not.
+      report.imported = report.imported.filter((item) => !item.startsWith("avatar"));
       report.warnings.push(`The card's picture was not used as the avatar: ${error.message}`);
     }
   }

@@ -1,3 +1,4 @@
+import type { PromptCost, PromptCostRequest } from "@hearth/contract";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
@@ -21,6 +22,8 @@ export interface CharactersRouteDeps {
   service: CharacterService;
   /** The card file modules (cards/parse.ts, cards/export.ts). */
   cards: { parse: ParseCard; export: ExportCard };
+  /** What a definition costs on the default model (generation's prompt budget). */
+  promptCost: (fields: Required<PromptCostRequest>) => Promise<PromptCost>;
 }
 
 const idParams = z.object({ id: z.string().max(64) });

@@ -1,3 +1,4 @@
+import { withTimeout } from "../../lib/with-timeout.ts";
 import type { InferenceService } from "../inference/service.ts";
 
 /** Counts the tokens of a text with the default model's tokenizer. */
@@ -37,13 +38,4 @@ export function modelTokenCounter(inference: Pick<InferenceService, "backend">):
       return estimateTokens(text);
     }
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("timed out")), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,13 +1,15 @@
-import type { GenerationSettings } from "@hearth/contract";
+import type { GenerationSettings, Permission, PromptCost, PromptCostRequest } from "@hearth/contract";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import type { LlmBackend, SamplingSettings } from "../../ports/llm.ts";
+import { withTimeout } from "../../lib/with-timeout.ts";
+import type { ChatTurn, LlmBackend, SamplingSettings } from "../../ports/llm.ts";
 import { contextTokens } from "../accounts/permissions.ts";
 import type { Viewer } from "../accounts/viewer.ts";
 import type { CharacterRow } from "../characters/schema.ts";
 import { buildPromptWithin, type PromptCharacter, PromptTooLongError } from "../chats/prompt.ts";
 import type { ConversationRow } from "../chats/schema.ts";
-import type { RegistryEntry } from "../inference/registry.ts";
+import { isDemoModel, type RegistryEntry } from "../inference/registry.ts";
+import type { InferenceService } from "../inference/service.ts";
 import { resolvePersonaForPrompt } from "../personas/index.ts";
 import { samplingFor } from "./sampling.ts";
 
@@ -16,17 +18,22 @@ import { samplingFor } from "./sampling.ts";
  * holds; the reply gets the chosen length but at most a third of a small window.
  */
 export function generationBudget(
-  viewer: Viewer,
+  permissions: readonly Permission[],
   entry: RegistryEntry,
-  backend: LlmBackend,
+  modelWindow: number,
   settings: GenerationSettings | Record<string, number> | null,
 ): { window: number; sampling: SamplingSettings } {
-  const window = Math.min(contextTokens(viewer.permissions, entry.tokens), backend.info().contextSize);
+  const window = Math.min(contextTokens(permissions, entry.tokens), modelWindow);
   const chosen = samplingFor(settings ?? {});
   return { window, sampling: { ...chosen, maxTokens: Math.min(chosen.maxTokens, Math.floor(window / 3)) } };
 }
 
-export function promptCharacter(c: CharacterRow): PromptCharacter {
+export function promptCharacter(
+  c: Pick<
+    CharacterRow,
+    "name" | "persona" | "scenario" | "dialogue" | "systemPrompt" | "postHistoryInstructions"
+  >,
+): PromptCharacter {
   return {
     name: c.name,
     persona: c.persona,
@@ -50,7 +57,12 @@ export async function assertMessageFits(
   content: string,
   settings: GenerationSettings | undefined,
 ): Promise<void> {
-  const { window, sampling } = generationBudget(viewer, model.entry, model.backend, settings ?? null);
+  const { window, sampling } = generationBudget(
+    viewer.permissions,
+    model.entry,
+    model.backend.info().contextSize,
+    settings ?? null,
+  );
   try {
     buildPromptWithin(
       {
@@ -79,4 +91,74 @@ export function tooLongMessage(error: PromptTooLongError, text?: string): string
   const charsPerToken = text && error.messageTokens > 0 ? text.length / error.messageTokens : 3.5;
   const maxChars = Math.floor(error.maxTokens * charsPerToken);
   return `This message is too long for this model: it is ${error.messageTokens} tokens, and at most ${error.maxTokens} fit (about ${maxChars} characters). Shorten it and send it again.`;
+}
+
+/** How long pricing a definition waits for the model to load before settling for an estimate. */
+const COST_LOAD_BUDGET_MS = 5000;
+/** Roughly four characters a token, for when the model cannot be asked. */
+const estimate = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * What a definition costs on the default model, for its creator: its tokens, and what the first
+ * message of a free member's chat would cut (the same prompt building as a real chat).
+ */
+export async function promptCostOf(
+  inference: Pick<InferenceService, "defaultEntry" | "backend" | "windows">,
+  fields: Required<Omit<PromptCostRequest, "name">> & { name: string },
+): Promise<PromptCost> {
+  const entry = inference.defaultEntry;
+  const modelWindow = (await inference.windows()).get(entry.id) ?? 2048;
+  const backend = await withTimeout(inference.backend(entry.id), COST_LOAD_BUDGET_MS).catch(() => null);
+  const count = backend ? backend.tokenCounter() : estimate;
+  const countPrompt = backend
+    ? (turns: ChatTurn[]) => backend.countPromptTokens(turns)
+    : (turns: ChatTurn[]) => turns.reduce((sum, t) => sum + estimate(t.content) + 8, 8);
+  const { window, sampling } = generationBudget([], entry, modelWindow, null);
+  const character = promptCharacter({
+    name: fields.name || "Character",
+    persona: fields.persona,
+    scenario: fields.scenario,
+    dialogue: fields.dialogue,
+    systemPrompt: fields.system_prompt,
+    postHistoryInstructions: fields.post_history_instructions,
+  });
+  const definition = [
+    fields.system_prompt,
+    fields.persona,
+    fields.scenario,
+    fields.dialogue,
+    fields.greeting,
+    fields.post_history_instructions,
+  ];
+  let trims: PromptCost["trims"] = [];
+  try {
+    trims = buildPromptWithin(
+      {
+        character,
+        persona: { name: "User", description: "" },
+        history: [
+          ...(fields.greeting.trim()
+            ? [{ id: "greeting", role: "bot" as const, content: fields.greeting }]
+            : []),
+          { id: "first", role: "user", content: "Hello!" },
+        ],
+        mode: "reply",
+        contextTokens: window,
+        replyTokens: sampling.maxTokens,
+        countTokens: count,
+      },
+      countPrompt,
+    ).trims;
+  } catch (error) {
+    if (!(error instanceof PromptTooLongError)) throw error;
+  }
+  return {
+    model_name: entry.name,
+    is_demo: isDemoModel(entry),
+    model_window: modelWindow,
+    window,
+    definition_tokens: count(definition.filter((t) => t.trim()).join("\n")),
+    exact: backend?.info().exactTokenCount ?? false,
+    trims,
+  };
 }

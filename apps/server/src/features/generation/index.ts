@@ -6,6 +6,9 @@ import { characters } from "../characters/schema.ts";
 import { chatEditRoutes } from "../chats/edit-routes.ts";
 import { chatRoutes } from "../chats/routes.ts";
 import { recoverOrphans, startUpkeep } from "./recovery.ts";
+
+export { promptCostOf } from "./budget.ts";
+
 import { generationRoutes } from "./routes.ts";
 import { GENERATE_JOB, type GenerationDeps } from "./service.ts";
 import { runGeneration } from "./worker.ts";

@@ -81,7 +81,12 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = await deps.inference.backend(entry.id);
     const viewer = viewerFromUser(userRow);
-    const { window: budget, sampling } = generationBudget(viewer, entry, backend, gen.settings);
+    const { window: budget, sampling } = generationBudget(
+      viewer.permissions,
+      entry,
+      backend.info().contextSize,
+      gen.settings,
+    );
     const countTokens = backend.tokenCounter();
 
     const recent = await historyWithin(db, conversation.id, budget, countTokens);

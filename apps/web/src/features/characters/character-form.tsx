@@ -7,6 +7,7 @@ import { cn } from "../../ui/cn.ts";
 import { Input, Select } from "../../ui/input.tsx";
 import type { CharacterFormValues } from "./drafts.ts";
 import { CheckboxField, CountedField, describedBy, FormSection, TextArea } from "./form-controls.tsx";
+import { PromptCostSummary, usePromptCost } from "./prompt-cost.tsx";
 import { TagInput } from "./tag-input.tsx";
 import type { FieldErrors } from "./validation.ts";
 
@@ -183,6 +184,7 @@ export function CharacterForm({ values, onChange, errors, disabled, avatar }: Ch
           hint: "A few sample lines in the character's voice. Use {{char}} and {{user}} for the speakers.",
           optional: true,
         })}
+        <DefinitionCost values={values} />
         <CheckboxField
           id="character-definition-visible"
           label="Show the definition on the profile"
@@ -247,6 +249,20 @@ export function CharacterForm({ values, onChange, errors, disabled, avatar }: Ch
       </details>
     </fieldset>
   );
+}
+
+/** The definition's tokens against the default model's window, priced as the creator types. */
+function DefinitionCost({ values }: { values: CharacterFormValues }) {
+  const cost = usePromptCost({
+    name: values.name,
+    greeting: values.greeting,
+    persona: values.persona,
+    scenario: values.scenario,
+    dialogue: values.dialogue,
+    system_prompt: values.system_prompt,
+    post_history_instructions: values.post_history_instructions,
+  });
+  return cost.data ? <PromptCostSummary cost={cost.data} /> : null;
 }
 
 function AlternateGreetings({

@@ -11,9 +11,11 @@ import { Button, buttonClass } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { characterKeys, importCard } from "./api.ts";
 import { editHref, profileHref } from "./links.ts";
+import { PromptCostSummary } from "./prompt-cost.tsx";
 
 const accepted = ".png,.json,.charx,image/png,application/json";
 const formatName: Record<ImportResult["report"]["format"], string> = {
+  png_v1: "PNG card (V1)",
   png_v2: "PNG card (V2)",
   png_v3: "PNG card (V3)",
   json_v1: "JSON card (V1)",
@@ -171,6 +173,7 @@ function ImportReport({ result }: { result: ImportResult }) {
         </p>
       </div>
       <ReportList title="Imported" items={report.imported} tone="success" />
+      <PromptCostSummary cost={result.prompt_cost} />
       <ReportList title="Ignored" items={report.ignored} tone="neutral" />
       {report.warnings.length ? (
         <div className="flex flex-col gap-1.5">

@@ -41,19 +41,18 @@ function ModelOption({
         <span className="flex min-w-0 flex-1 flex-col gap-1">
           <span className="flex items-center gap-2">
             <span className="truncate text-sm font-medium">{model.name}</span>
-            <Badge>{model.tokens === 16384 ? "16K" : "8K"}</Badge>
+            <Badge>{windowLabel(model.context_tokens)}</Badge>
             {model.is_demo ? <Badge tone="info">Demo</Badge> : null}
           </span>
-          {model.tags.length || plan ? (
-            <span className="flex flex-wrap gap-1.5 text-xs text-muted">
-              {plan ? <span className="text-warning">Needs {roleTitle[plan]}</span> : null}
-              {model.tags
-                .filter((tag) => !(model.is_demo && tag === "demo"))
-                .map((tag) => (
-                  <span key={tag}>#{tag}</span>
-                ))}
-            </span>
-          ) : null}
+          <span className="flex flex-wrap gap-1.5 text-xs text-muted">
+            <span>Reads up to {model.context_tokens.toLocaleString("en-US")} tokens</span>
+            {plan ? <span className="text-warning">Needs {roleTitle[plan]}</span> : null}
+            {model.tags
+              .filter((tag) => !(model.is_demo && tag === "demo"))
+              .map((tag) => (
+                <span key={tag}>#{tag}</span>
+              ))}
+          </span>
         </span>
         {selected ? (
           <Check aria-hidden className="size-4 shrink-0 text-accent-text" />
@@ -63,6 +62,11 @@ function ModelOption({
       </button>
     </li>
   );
+}
+
+/** "2K", "8K", "16K": the window a conversation really gets on the model, for the badge. */
+function windowLabel(tokens: number): string {
+  return tokens >= 1024 ? `${Math.round(tokens / 1024)}K` : String(tokens);
 }
 
 /**

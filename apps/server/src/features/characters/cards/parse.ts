@@ -82,7 +82,7 @@ function parsePngCard(file: Buffer): ParsedCard {
     raw = parseCardJson(decodeBase64Card(texts.chara ?? "", "chara"));
   }
   raw.warnings.unshift(...warnings);
-  const parsed = cardToHearth(raw, raw.version === 3 ? "png_v3" : "png_v2");
+  const parsed = cardToHearth(raw, raw.version === 3 ? "png_v3" : raw.version === 2 ? "png_v2" : "png_v1");
   const { report } = parsed;
 
   const pngAssets = otherKeywords.filter((k) => k.startsWith("chara-ext-asset_"));
