@@ -1,6 +1,38 @@
 import { Command, Option } from "commander";
-import { ConfigError, loadConfig } from "../config.ts";
+import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { dataDirHolder, lockDataDir, lockedMessage } from "./data-dir-lock.ts";
 import { CliError } from "./errors.ts";
+
+/**
+ * Commands that write the embedded database hold the data directory while they run, so they
+ * refuse beside a running server (and a server refuses to start beside them). PostgreSQL
+ * (DATABASE_URL) takes many clients: nothing is locked then.
+ */
+async function writingDatabase(command: string, fn: (config: Config) => Promise<void>): Promise<void> {
+  const config = loadConfig();
+  const release = config.databaseUrl ? null : lockDataDir(config.dataDir, command);
+  try {
+    await fn(config);
+  } finally {
+    release?.();
+  }
+}
+
+/**
+ * The active model and model files are read by a running server only at its start: changing them
+ * beside it would show one model and run another. The admin Models page switches it live.
+ */
+function modelsConfig(command: string): Config {
+  const config = loadConfig();
+  const holder = dataDirHolder(config.dataDir);
+  if (holder?.command === "start") {
+    throw new CliError(
+      `${lockedMessage(config.dataDir, holder, command).split("\n")[0]}\n` +
+        `The running server would not follow \`hearth ${command}\`: choose the model on its admin Models page (/admin/models), or stop it first.`,
+    );
+  }
+  return config;
+}
 
 // Command modules load lazily so `--help` and light commands start fast.
 const program = new Command()
@@ -14,14 +46,19 @@ program
   .command("start")
   .description("Migrate the database and serve the API and web client on one port (PORT, default 3000)")
   .action(async () => {
+    const config = loadConfig();
+    // Held until the process exits.
+    if (!config.databaseUrl) lockDataDir(config.dataDir, "start");
     const { startServer } = await import("../main.ts");
-    await startServer(loadConfig());
+    await startServer(config);
   });
 
 program
   .command("migrate")
   .description("Apply pending database migrations (PGlite in HEARTH_DATA_DIR, or DATABASE_URL)")
-  .action(async () => (await import("./migrate.ts")).migrateCommand(loadConfig()));
+  .action(async () =>
+    writingDatabase("migrate", async (config) => (await import("./migrate.ts")).migrateCommand(config)),
+  );
 
 const user = program.command("user").description("Manage accounts");
 user
@@ -32,7 +69,11 @@ user
   .option("--name <name>", "display name", "Admin")
   .option("--username <username>", "username (3-20 letters, digits, _ or -)")
   .option("--admin", "make the account an administrator", false)
-  .action(async (opts) => (await import("./users.ts")).userCreateCommand(loadConfig(), opts));
+  .action(async (opts) =>
+    writingDatabase("user create", async (config) =>
+      (await import("./users.ts")).userCreateCommand(config, opts),
+    ),
+  );
 
 user
   .command("set-role")
@@ -58,7 +99,11 @@ user
   )
   .option("--admin", "grant administrator")
   .option("--no-admin", "revoke administrator")
-  .action(async (who, opts) => (await import("./users.ts")).userSetRoleCommand(loadConfig(), who, opts));
+  .action(async (who, opts) =>
+    writingDatabase("user set-role", async (config) =>
+      (await import("./users.ts")).userSetRoleCommand(config, who, opts),
+    ),
+  );
 
 program
   .command("import")
@@ -70,13 +115,19 @@ program
     "\nExamples:\n  hearth import mira.png quill.charx\n  hearth import cards/*.json --user alice",
   )
   .action(async (files, opts) =>
-    (await import("../features/characters/cli.ts")).importCommand(loadConfig(), files, opts),
+    writingDatabase("import", async (config) =>
+      (await import("../features/characters/cli.ts")).importCommand(config, files, opts),
+    ),
   );
 
 program
   .command("seed")
   .description("Create the demo characters (public, owned by the system user @hearth); safe to run again")
-  .action(async () => (await import("../features/characters/cli.ts")).seedCommand(loadConfig()));
+  .action(async () =>
+    writingDatabase("seed", async (config) =>
+      (await import("../features/characters/cli.ts")).seedCommand(config),
+    ),
+  );
 
 const models = program
   .command("models")
@@ -97,7 +148,11 @@ models
       "  hearth models pull https://example.com/models/my-model.Q4_K_M.gguf --name my-model",
   )
   .action(async (target, opts) =>
-    (await import("../features/models/cli.ts")).modelsPullCommand(loadConfig(), target, opts),
+    (await import("../features/models/cli.ts")).modelsPullCommand(
+      opts.use ? modelsConfig("models pull --use") : loadConfig(),
+      target,
+      opts,
+    ),
   );
 models
   .command("list")
@@ -112,13 +167,17 @@ models
     "after",
     "\nExamples:\n  hearth models use qwen2.5-3b-instruct\n  hearth models use hearth-tiny",
   )
-  .action(async (id) => (await import("../features/models/cli.ts")).modelsUseCommand(loadConfig(), id));
+  .action(async (id) =>
+    (await import("../features/models/cli.ts")).modelsUseCommand(modelsConfig("models use"), id),
+  );
 models
   .command("remove")
   .description("Delete a downloaded model (and any unfinished download of it)")
   .argument("<id>", "model id from `hearth models list`")
   .addHelpText("after", "\nExample:\n  hearth models remove llama-3.2-1b-instruct")
-  .action(async (id) => (await import("../features/models/cli.ts")).modelsRemoveCommand(loadConfig(), id));
+  .action(async (id) =>
+    (await import("../features/models/cli.ts")).modelsRemoveCommand(modelsConfig("models remove"), id),
+  );
 
 try {
   await program.parseAsync(process.argv);
