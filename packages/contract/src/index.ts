@@ -5,6 +5,7 @@ export * from "./chats.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./labels.ts";
+export * from "./macros.ts";
 export * from "./models.ts";
 export * from "./openai.ts";
 export * from "./permissions.ts";

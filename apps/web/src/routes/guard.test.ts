@@ -1,8 +1,8 @@
 import type { Me, Permission } from "@hearth/contract";
 import { describe, expect, it } from "vitest";
 import { visibleNav } from "../features/shell/nav-items.ts";
-import { guardRoute, safeRedirect } from "./guard.ts";
-import { routeEntry, routeTable } from "./table.ts";
+import { guardRoute, guestCanReach, safeRedirect } from "./guard.ts";
+import { entryForPath, routeEntry, routeTable } from "./table.ts";
 
 const memberPermissions: Permission[] = [
   "site_access",
@@ -149,6 +149,31 @@ describe("safeRedirect", () => {
       null,
     ]) {
       expect(safeRedirect(unsafe)).toBe("/");
+    }
+  });
+});
+
+describe("the way into a chat (issue 9)", () => {
+  it("opens a chatbot's profile to signed-out visitors and guests", () => {
+    const profile = entryForPath("/chatbot/abc");
+    expect(profile?.path).toBe("/chatbot/$characterId");
+    for (const viewer of [null, guest, free]) {
+      expect(guardRoute(profile, viewer, "/chatbot/abc")).toEqual({ kind: "allow" });
+    }
+  });
+
+  it("matches a URL to the entry the router would pick: static segments before params", () => {
+    expect(entryForPath("/chatbot/create")?.path).toBe("/chatbot/create");
+    expect(entryForPath("/chat/a/b?x=1")?.path).toBe("/chat/$characterId/$conversationId");
+    expect(entryForPath("/nowhere/at/all")).toBeUndefined();
+  });
+
+  it("knows where a guest session can go, so Continue as guest never loops back to sign-in", () => {
+    for (const href of ["/", "/chat/a", "/chatbot/a", "/chatbot/create", "/personas", "/nope"]) {
+      expect(guestCanReach(href), href).toBe(true);
+    }
+    for (const href of ["/favorites", "/my-chatbots", "/admin/users", "/settings"]) {
+      expect(guestCanReach(href), href).toBe(false);
     }
   });
 });

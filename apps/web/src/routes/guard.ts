@@ -1,5 +1,5 @@
 import type { Me } from "@hearth/contract";
-import type { RouteAccess } from "./table.ts";
+import { entryForPath, type RouteAccess } from "./table.ts";
 
 export type GuardDecision =
   | { kind: "allow" }
@@ -66,4 +66,13 @@ export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: 
 export function canOpen(route: RouteAccess, me: Me | null): boolean {
   const decision = guardRoute({ ...route, signedOutScreen: undefined }, me, "/");
   return decision.kind === "allow";
+}
+
+/**
+ * Whether a guest session gets to `href`: pages that need an account send guests to sign in,
+ * so "Continue as guest" towards one of them would only come back to where it started.
+ */
+export function guestCanReach(href: string): boolean {
+  const route = entryForPath(href);
+  return !route?.login || route.signedOutScreen === true;
 }

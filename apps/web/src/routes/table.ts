@@ -217,14 +217,16 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/chatbot/create/$draftId", ...createChatbot },
   { path: "/character/edit/$characterId", ...editChatbot },
   { path: "/chatbot/edit/$characterId", ...editChatbot },
-  // Protected, login
+  // The spec lists the profile as Protected (login); Hearth opens it to guests and signed-out
+  // visitors (issue 9): a character card is the way into a chat, and it must not end at sign-in.
   {
     path: "/chatbot/$characterId",
     layout: "main",
-    login: true,
+    permission: "view_chat",
     title: "Chatbot",
     screen: () => import("./characters/chatbot-profile.tsx"),
   },
+  // Protected, login
   { path: "/link/$pledgeService", layout: "main", login: true },
   { path: "/link/$pledgeService/$transientId", layout: "main", login: true },
   // Protected, report_character (with the optional character id)
@@ -254,4 +256,21 @@ export const routeTable: readonly RouteEntry[] = [
 /** The entry for an exact table path (not a URL), e.g. "/admin/users". */
 export function routeEntry(path: string): RouteEntry | undefined {
   return routeTable.find((entry) => entry.path === path);
+}
+
+/**
+ * The entry a URL path opens, as the router picks it: a static segment beats a $param
+ * ("/chatbot/create" is not a profile). Undefined when nothing matches (not found).
+ */
+export function entryForPath(pathname: string): RouteEntry | undefined {
+  const parts = pathname.split(/[?#]/)[0]?.split("/").filter(Boolean) ?? [];
+  let best: { entry: RouteEntry; statics: number } | undefined;
+  for (const entry of routeTable) {
+    const pattern = entry.path.split("/").filter(Boolean);
+    if (pattern.length !== parts.length) continue;
+    if (!pattern.every((segment, i) => segment.startsWith("$") || segment === parts[i])) continue;
+    const statics = pattern.filter((segment) => !segment.startsWith("$")).length;
+    if (!best || statics > best.statics) best = { entry, statics };
+  }
+  return best?.entry;
 }

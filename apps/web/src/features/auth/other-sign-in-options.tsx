@@ -7,14 +7,26 @@ import { Button } from "../../ui/button.tsx";
 import { authApi } from "./auth-api.ts";
 import { useGuestSignIn } from "./use-guest-sign-in.ts";
 
-/** Guest and hosted-login (OIDC) buttons, each shown only when the server enables it. */
-export function OtherSignInOptions({ redirectTo, divider }: { redirectTo: string; divider: boolean }) {
+/**
+ * Guest and hosted-login (OIDC) buttons, each shown only when the server enables it. `guest`
+ * false leaves the guest button out (already a guest, or the page asked for needs an account).
+ */
+export function OtherSignInOptions({
+  redirectTo,
+  divider,
+  guest: offerGuest = true,
+}: {
+  redirectTo: string;
+  divider: boolean;
+  guest?: boolean;
+}) {
   const { auth } = useAppConfig();
+  const guests = auth.guests && offerGuest;
   const guest = useGuestSignIn(redirectTo);
   const [providerPending, setProviderPending] = useState(false);
   const [providerError, setProviderError] = useState<string | null>(null);
 
-  if (!auth.guests && !auth.oidc) return null;
+  if (!guests && !auth.oidc) return null;
 
   const signInWithProvider = async (providerId: string) => {
     setProviderPending(true);
@@ -54,7 +66,7 @@ export function OtherSignInOptions({ redirectTo, divider }: { redirectTo: string
           Sign in with {auth.oidc.label}
         </Button>
       ) : null}
-      {auth.guests ? (
+      {guests ? (
         <Button variant="secondary" size="lg" loading={guest.pending} disabled={busy} onClick={guest.start}>
           {guest.pending ? null : <UserRound aria-hidden />}
           Continue as guest

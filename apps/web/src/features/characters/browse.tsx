@@ -53,6 +53,9 @@ export function BrowseCharacters({ headingId }: { headingId: string }) {
   const canLoadMore = browse.hasNextPage && !browse.isFetchingNextPage && !browse.isError;
   const sentinel = useAutoLoad(canLoadMore, () => void browse.fetchNextPage());
   const refreshing = browse.isFetching && !browse.isFetchingNextPage && browse.isPlaceholderData;
+  // The skip link's target: past the tag chips (up to 24 tab stops) to the first card.
+  const resultsId = `${headingId}-results`;
+  const results = useRef<HTMLDivElement>(null);
 
   const toggleTag = (tag: string) =>
     setTags((current) => (current.includes(tag) ? current.filter((t) => t !== tag) : [...current, tag]));
@@ -107,6 +110,18 @@ export function BrowseCharacters({ headingId }: { headingId: string }) {
       </div>
 
       {chips.length ? (
+        <a
+          href={`#${resultsId}`}
+          onClick={(event) => {
+            event.preventDefault();
+            results.current?.focus();
+          }}
+          className="sr-only focus:not-sr-only focus:self-start focus:rounded-lg focus:bg-accent focus:px-3 focus:py-1.5 focus:text-sm focus:font-medium focus:text-accent-fg"
+        >
+          Skip to the characters
+        </a>
+      ) : null}
+      {chips.length ? (
         <div
           role="group"
           aria-label="Filter by tag"
@@ -135,75 +150,77 @@ export function BrowseCharacters({ headingId }: { headingId: string }) {
         </div>
       ) : null}
 
-      {browse.isPending ? (
-        <CharacterGridSkeleton count={8} />
-      ) : browse.isError && cards.length === 0 ? (
-        <Banner
-          tone="danger"
-          title="Characters couldn't be loaded"
-          action={
-            <Button variant="outline" size="sm" onClick={() => void browse.refetch()}>
-              <RotateCw aria-hidden />
-              Retry
-            </Button>
-          }
-        >
-          {errorMessage(browse.error)}
-        </Banner>
-      ) : cards.length === 0 ? (
-        filtered ? (
-          <EmptyState icon={SearchX} title="No characters match">
-            Try other words, or clear the tag filters.
-            <div className="mt-3">
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => {
-                  setSearchText("");
-                  setTags([]);
-                }}
-              >
-                Clear search
+      <div id={resultsId} ref={results} tabIndex={-1} className="flex flex-col gap-4 outline-none">
+        {browse.isPending ? (
+          <CharacterGridSkeleton count={8} />
+        ) : browse.isError && cards.length === 0 ? (
+          <Banner
+            tone="danger"
+            title="Characters couldn't be loaded"
+            action={
+              <Button variant="outline" size="sm" onClick={() => void browse.refetch()}>
+                <RotateCw aria-hidden />
+                Retry
               </Button>
-            </div>
-          </EmptyState>
+            }
+          >
+            {errorMessage(browse.error)}
+          </Banner>
+        ) : cards.length === 0 ? (
+          filtered ? (
+            <EmptyState icon={SearchX} title="No characters match">
+              Try other words, or clear the tag filters.
+              <div className="mt-3">
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => {
+                    setSearchText("");
+                    setTags([]);
+                  }}
+                >
+                  Clear search
+                </Button>
+              </div>
+            </EmptyState>
+          ) : (
+            <EmptyState icon={Bot} title="No characters yet">
+              Nobody has published a character here so far. When characters arrive, they'll be listed here.
+            </EmptyState>
+          )
         ) : (
-          <EmptyState icon={Bot} title="No characters yet">
-            Nobody has published a character here so far. When characters arrive, they'll be listed here.
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <CharacterGrid label="Characters">
-            {cards.map((card) => (
-              <li key={card.id}>
-                <CharacterCard character={card} showNsfw={nsfw} />
-              </li>
-            ))}
-          </CharacterGrid>
-          <div ref={sentinel} className="flex flex-col items-center gap-3 py-2">
-            {browse.isFetchingNextPage ? <Spinner label="Loading more characters" /> : null}
-            {browse.isError ? (
-              <Banner
-                tone="danger"
-                className="w-full"
-                action={
-                  <Button variant="outline" size="sm" onClick={() => void browse.fetchNextPage()}>
-                    <RotateCw aria-hidden />
-                    Retry
-                  </Button>
-                }
-              >
-                {errorMessage(browse.error)}
-              </Banner>
-            ) : canLoadMore ? (
-              <Button variant="outline" onClick={() => void browse.fetchNextPage()}>
-                Load More
-              </Button>
-            ) : null}
-          </div>
-        </>
-      )}
+          <>
+            <CharacterGrid label="Characters">
+              {cards.map((card) => (
+                <li key={card.id}>
+                  <CharacterCard character={card} showNsfw={nsfw} />
+                </li>
+              ))}
+            </CharacterGrid>
+            <div ref={sentinel} className="flex flex-col items-center gap-3 py-2">
+              {browse.isFetchingNextPage ? <Spinner label="Loading more characters" /> : null}
+              {browse.isError ? (
+                <Banner
+                  tone="danger"
+                  className="w-full"
+                  action={
+                    <Button variant="outline" size="sm" onClick={() => void browse.fetchNextPage()}>
+                      <RotateCw aria-hidden />
+                      Retry
+                    </Button>
+                  }
+                >
+                  {errorMessage(browse.error)}
+                </Banner>
+              ) : canLoadMore ? (
+                <Button variant="outline" onClick={() => void browse.fetchNextPage()}>
+                  Load More
+                </Button>
+              ) : null}
+            </div>
+          </>
+        )}
+      </div>
     </section>
   );
 }

@@ -39,6 +39,9 @@ export function CharacterCard({
       className={cn(
         "group relative flex h-full flex-col overflow-hidden rounded-xl border border-border bg-surface transition",
         "hover:border-border-strong hover:shadow-card focus-within:border-accent",
+        // The card is one link: when the keyboard is on it, the whole card gets the focus ring.
+        "has-[[data-card-link]:focus-visible]:outline-2 has-[[data-card-link]:focus-visible]:outline-offset-2",
+        "has-[[data-card-link]:focus-visible]:outline-ring",
       )}
     >
       <div className="relative">
@@ -63,6 +66,7 @@ export function CharacterCard({
         <Heading className="line-clamp-2 text-sm leading-snug font-semibold break-words sm:text-base">
           <Link
             to={href ?? `/chatbot/${character.id}`}
+            data-card-link
             className="rounded outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']"
           >
             {character.name}

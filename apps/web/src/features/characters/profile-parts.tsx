@@ -1,11 +1,14 @@
-import type { Character } from "@hearth/contract";
+import { type Character, mentionsUser, resolveMacros } from "@hearth/contract";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Heart, MessageCircle, MessagesSquare, Pencil, ThumbsUp, Type } from "lucide-react";
 import { Tooltip } from "radix-ui";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
 import { useMe } from "../../lib/session.ts";
 import { Button } from "../../ui/button.tsx";
+import { MessageText } from "../chat/message-text.tsx";
+import { personaListQuery } from "../personas/api.ts";
 import { useFavorite } from "./api.ts";
 import { compactCount, exactCount, likePercent } from "./format.ts";
 import { chatBuilt, chatHref, editHref } from "./links.ts";
@@ -184,6 +187,62 @@ export function LongText({ text, lines = 8 }: { text: string; lines?: number }) 
         </Button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Who {{user}} is for this reader, as the chat will have it: a member's default persona, else
+ * their name (a guest's is "Guest"); a signed-out visitor is addressed as "you". Personas are
+ * only asked for when the text names the user.
+ */
+function useReaderName(text: string): string {
+  const me = useMe();
+  const member = Boolean(me && !me.is_guest);
+  const personas = useQuery({ ...personaListQuery(), enabled: member && mentionsUser(text) });
+  if (!me) return "you";
+  const fallback = me.name.trim() || "User";
+  if (!member) return fallback;
+  // The default persona comes first in the list.
+  const persona = personas.data?.personas[0];
+  return persona?.is_default ? persona.name : fallback;
+}
+
+/** Rich text kept to a few lines' height until asked for; the button only when it overflows. */
+function Collapsible({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const [overflows, setOverflows] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element && !open) setOverflows(element.scrollHeight > element.clientHeight + 1);
+  }, [open, children]);
+  return (
+    <div className="flex flex-col items-start gap-2">
+      <div ref={box} className={open ? undefined : "max-h-64 overflow-hidden"}>
+        {children}
+      </div>
+      {overflows ? (
+        <Button
+          variant="link"
+          size="sm"
+          className="h-auto px-0"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? "Show less" : "Show more"}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The greeting as the chat shows it: the chat's Markdown, with {{char}} and {{user}} resolved. */
+export function GreetingText({ character }: { character: Pick<Character, "greeting" | "name"> }) {
+  const userName = useReaderName(character.greeting);
+  return (
+    <Collapsible>
+      <MessageText text={resolveMacros(character.greeting, character.name, userName)} />
+    </Collapsible>
   );
 }
 

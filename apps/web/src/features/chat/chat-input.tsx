@@ -74,6 +74,11 @@ export function ChatInput({
 
   useEffect(() => writeDraft(conversationId, draft), [conversationId, draft]);
 
+  // A chat opens ready to type. Not on touch screens: the keyboard would cover the greeting.
+  useEffect(() => {
+    if (!isTouchDevice()) textarea.current?.focus({ preventScroll: true });
+  }, []);
+
   // Words to put in the box (a suggestion, or a refused message), each once.
   const lastFill = useRef<string | null>(null);
   useEffect(() => {

@@ -7,7 +7,7 @@ import { CharacterPicture } from "../../features/characters/character-avatar.tsx
 import { useEffectiveNsfw, useNewProfileFlag } from "../../features/characters/preferences.ts";
 import {
   DefinitionSections,
-  LongText,
+  GreetingText,
   ProfileActions,
   ProfileSection,
   ProfileStats,
@@ -51,7 +51,7 @@ function Greeting({ character }: { character: Character }) {
   if (!character.greeting) return null;
   return (
     <ProfileSection title="Greeting">
-      <LongText text={character.greeting} />
+      <GreetingText character={character} />
     </ProfileSection>
   );
 }
