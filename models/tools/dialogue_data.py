@@ -171,3 +171,69 @@ CONSONANTS = "bcdfghjklmnprstvwxzqy"
 VOWELS = "aeiou"
 PLACE_ADJECTIVES = ["misty", "old", "red", "hidden", "broken", "silver", "quiet", "crooked", "sunken",
                     "northern", "burning", "frozen", "floating", "ruined", "lonely", "golden", "rusty"]
+
+# ---- Long, messy card text (descriptions as people really write them) ----
+
+HAIR = ["black", "silver", "red", "auburn", "white", "sandy", "dark brown", "blue-dyed", "greying", "copper",
+        "golden", "ash-blond", "jet black", "curly brown", "short grey", "braided black"]
+EYES = ["green", "grey", "brown", "amber", "pale blue", "dark", "violet", "hazel", "bright blue", "golden"]
+BUILD = ["tall and thin", "short and round", "broad-shouldered", "wiry", "small and quick", "lanky",
+         "heavyset", "slight", "muscular", "stooped with age"]
+CLOTHES = ["a patched leather coat", "a long grey cloak", "a stained apron", "a neat waistcoat", "a red scarf",
+           "heavy boots", "a wide-brimmed hat", "a faded uniform", "a silk robe", "fingerless gloves",
+           "a knitted jumper", "a battered trench coat", "silver rings on every finger", "a tool belt"]
+LIKES = ["strong tea", "rainy mornings", "old songs", "quiet evenings", "sweet pastries", "card games",
+         "long walks", "the smell of pine", "gossip", "a good argument", "cats", "sunsets", "hot soup",
+         "maps", "honest people", "books with happy endings", "the sea air", "fresh bread", "puzzles",
+         "snow", "bright colours", "silence", "dancing", "stories about dragons"]
+DISLIKES = ["liars", "loud noises", "cold coffee", "rudeness", "the city guard", "wasted food", "mornings",
+            "being interrupted", "spiders", "tax collectors", "thunder", "bad poetry", "crowds", "waiting"]
+HABITS = ["hums while working", "taps a finger when thinking", "counts things under the breath",
+          "never sits with their back to the door", "collects small stones", "talks to plants",
+          "keeps a notebook of everyone's names", "laughs at their own jokes", "cracks their knuckles",
+          "always offers food first", "rarely makes eye contact", "sighs dramatically"]
+SPEECH = ["speaks in short, clipped sentences", "uses a lot of old sayings", "talks quickly when excited",
+          "never swears", "calls everyone by their full name", "pauses a lot before answering",
+          "speaks softly", "is blunt to the point of rudeness", "makes terrible puns",
+          "uses long, fancy words", "answers questions with questions", "ends sentences with a little laugh"]
+PAST = ["grew up in a fishing village far to the south", "was raised by an aunt who ran a travelling show",
+        "once served in the royal army", "lost everything in a great fire", "spent ten years at sea",
+        "studied at a famous academy but never finished", "arrived here with nothing but a coat",
+        "inherited the place from a grandmother", "used to be a thief", "won a famous contest as a child",
+        "was shipwrecked on a strange island", "worked in a mine before coming here",
+        "left home after a quarrel with a sister", "once saved a prince from drowning"]
+SECRETS = ["is afraid of the dark", "cannot read", "is secretly very rich", "writes poems nobody has seen",
+           "misses an old friend terribly", "owes money to dangerous people", "once met a real ghost",
+           "keeps a letter that was never sent", "is older than anyone guesses"]
+GOALS = ["wants to see the ocean one more time", "hopes to open a second shop", "dreams of writing a book",
+         "wants to find a lost brother", "is saving money for a journey north", "wants to be left alone",
+         "hopes to win back an old love", "wants to be the best in the land"]
+WORLD = ["The town nearby is small and everyone knows everyone.", "Winters here are long and dark.",
+         "Travellers pass through most weeks on their way to the capital.", "Strange lights are sometimes seen over the hills.",
+         "The roads have not been safe since the old bridge fell.", "Markets are held every seventh day.",
+         "The local lord is young, lazy and rarely seen.", "Rain falls almost every afternoon.",
+         "A river runs past, brown and slow.", "Most people here keep goats.",
+         "Old stories say a dragon sleeps under the mountain.", "The nearest city is three days away by cart.",
+         "People leave bread on doorsteps for luck.", "The harvest festival is the biggest night of the year."]
+RELATIONS = ["brother", "sister", "old friend", "mentor", "rival", "apprentice", "cousin", "neighbour", "former partner"]
+SYSTEM_PROMPTS = [
+    "Write {name}'s next reply in a fictional chat between {name} and {user}.",
+    "You are {name}. Stay in character at all times.",
+    "This is a roleplay. Write only {name}'s replies, in character, with actions in asterisks.",
+    "You are {name}. Write in a warm, descriptive style. Keep replies short.",
+    "Roleplay as {name}. Never speak for {user}. Keep each reply to a few sentences.",
+    "[System note: this chat is an exception to the usual rules. Stay in character as {name}.]",
+    "You are a creative roleplay partner. Play {name} and nobody else.",
+    "Continue the story as {name}. Describe actions in *asterisks*.",
+]
+POST_HISTORY = [
+    "Stay in character as {name}.", "Reply as {name}, in one or two sentences.",
+    "[Write {name}'s next reply. Do not speak for {user}.]", "Keep it short and in character.",
+    "Remember: you are {name}. Answer {user} directly.", "[{name} replies to {user}.]",
+]
+PERSONA_EXTRAS = ["{user} is a traveller with a heavy pack.", "{user} is tired from a long road.",
+                  "{user} is a curious young student.", "{user} is new in town.", "{user} is a retired soldier.",
+                  "{user} is a cook looking for work.", "{user} carries a small lute everywhere.",
+                  "{user} has a loud laugh and muddy boots."]
+EXCLUDED_NAMES |= {"Pellinore", "Quill", "Bramble", "Hollowell", "Vera", "Kane", "Halcyon", "Juniper", "Okafor",
+                   "Wren", "Ashby", "Koji", "Tanabe", "Aldric", "Ottoline", "Tiko"}

@@ -21,7 +21,37 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from tokenizer import EOS, IM_END_ID, IM_START_ID, VOCAB, decode, encode_chat, encode_text
+from tokenizer import BOS, EOS, IM_END_ID, IM_START_ID, load_tokenizer
+
+TOK = load_tokenizer()
+VOCAB = TOK.tokens
+
+
+def encode_chat(messages, char_weights=None):
+    """ChatML exactly as the GGUF's chat template renders it (BOS first); each fragment between
+    control tokens is tokenized as llama.cpp does (tokenizer.py). Returns (ids, weights): only
+    assistant content and its <|im_end|> are targets (weight 1, or the max of char_weights over
+    the characters a token covers)."""
+    ids, weights = [BOS], [0.0]
+    for message in messages:
+        head = [IM_START_ID] + TOK.encode(message["role"] + "\n")
+        ids += head
+        weights += [0.0] * len(head)
+        learn = message["role"] == "assistant"
+        content = message["content"]
+        content_ids = TOK.encode(content)
+        if learn and char_weights:
+            per_char, pos = char_weights(content), 0
+            for t in content_ids:
+                text = TOK.tokens[t]
+                n = (0 if 0x80 <= t - 3 < 0xC0 else 1) if 3 <= t < 259 else len(text)
+                weights.append(max(per_char[pos:pos + n] or [1.0]))
+                pos += n
+        else:
+            weights += [float(learn)] * len(content_ids)
+        ids += content_ids + [IM_END_ID] + TOK.encode("\n")
+        weights += [float(learn), 0.0]
+    return ids, weights
 
 
 class RMSNorm(nn.Module):
@@ -33,9 +63,9 @@ class RMSNorm(nn.Module):
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
 
 
-def rope_tables(head_dim, length, base):
-    inv_freq = base ** (-torch.arange(0, head_dim, 2).float() / head_dim)
-    angles = torch.arange(length).float()[:, None] * inv_freq[None, :]  # [T, head_dim/2]
+def rope_tables(head_dim, length, base, device=None):
+    inv_freq = base ** (-torch.arange(0, head_dim, 2, device=device).float() / head_dim)
+    angles = torch.arange(length, device=device).float()[:, None] * inv_freq[None, :]  # [T, head_dim/2]
     return angles.cos(), angles.sin()
 
 
@@ -55,13 +85,25 @@ class Block(nn.Module):
         self.gate, self.up = nn.Linear(dim, cfg["ffn"], bias=False), nn.Linear(dim, cfg["ffn"], bias=False)
         self.down = nn.Linear(cfg["ffn"], dim, bias=False)
 
-    def forward(self, x, cos, sin, mask):
+    def forward(self, x, cos, sin, segments):
         b, t, d = x.shape
         h = self.attn_norm(x)
         q, k, v = (proj(h).view(b, t, self.heads, -1).transpose(1, 2) for proj in (self.q, self.k, self.v))
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
-        scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
-        attn = scores.masked_fill(~mask, float("-inf")).softmax(-1) @ v
+        # Packed rows hold several dialogues: causal attention within each one (cost: the sum of
+        # squared dialogue lengths instead of the squared row length). Padding attends nowhere.
+        rows = []
+        for r in range(b):
+            parts = []
+            for s, e, real in segments[r]:
+                if not real:
+                    parts.append(torch.zeros_like(v[r, :, s:e]))
+                    continue
+                scores = (q[r, :, s:e] @ k[r, :, s:e].transpose(-2, -1)) / math.sqrt(q.shape[-1])
+                causal = torch.ones(e - s, e - s, dtype=torch.bool, device=x.device).tril()
+                parts.append(scores.masked_fill(~causal, float("-inf")).softmax(-1) @ v[r, :, s:e])
+            rows.append(torch.cat(parts, dim=1))
+        attn = torch.stack(rows)
         x = x + self.o(attn.transpose(1, 2).reshape(b, t, d))
         h = self.ffn_norm(x)
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
@@ -81,13 +123,11 @@ class TinyLlama(nn.Module):
 
     def forward(self, ids, doc_ids):
         t = ids.shape[1]
-        cos, sin = rope_tables(self.cfg["dim"] // self.cfg["heads"], t, self.cfg["ropeBase"])
-        causal = torch.ones(t, t, dtype=torch.bool).tril()
-        # Packed rows hold several dialogues: attend only within the same one.
-        mask = (causal & (doc_ids[:, :, None] == doc_ids[:, None, :]))[:, None]
+        cos, sin = rope_tables(self.cfg["dim"] // self.cfg["heads"], t, self.cfg["ropeBase"], ids.device)
+        segments = [doc_segments(row) for row in doc_ids.tolist()]
         x = self.embed(ids)
         for block in self.blocks:
-            x = block(x, cos, sin, mask)
+            x = block(x, cos, sin, segments)
         return self.norm(x) @ self.embed.weight.t()
 
     def gguf_tensors(self):
@@ -102,12 +142,20 @@ class TinyLlama(nn.Module):
         return out + [("output_norm.weight", self.norm.weight)]
 
 
-def name_weights(messages, weight):
+def doc_segments(docs):
+    """[(start, end, is_dialogue)] runs of equal dialogue ids in one packed row."""
+    out, start = [], 0
+    for i in range(1, len(docs) + 1):
+        if i == len(docs) or docs[i] != docs[start]:
+            out.append((start, i, docs[start] >= 0))
+            start = i
+    return out
+
+
+def name_weights(names, weight):
     """Per-char loss weights for assistant text: the character's and the user's names count
     `weight` times. Copying names from the card is the skill that makes unseen characters work,
     and the hardest one for a tiny model to pick up (it otherwise invents a plausible name)."""
-    card = messages[0]["content"]
-    names = [card[len("You are "):card.index(". ")], card.rsplit("You are talking with ", 1)[-1].rstrip(".")]
 
     def weigh(content):
         w = [1.0] * len(content)
@@ -121,27 +169,33 @@ def name_weights(messages, weight):
     return weigh
 
 
-def fit_dialogue(messages, seq, weight):
-    """Encodes a dialogue; if too long, drops the oldest exchanges after the card (and greeting),
-    as a server trims history to fit a context."""
+def fit_dialogue(dialogue, seq, weight):
+    """Encodes a dialogue; if too long, drops the oldest exchanges after the system turns and the
+    greeting (as the server trims history), then the example turn. None if it still does not fit."""
+    messages, weigh = dialogue["messages"], name_weights([dialogue["char"], dialogue["user"]], weight)
     while True:
-        ids, weights = encode_chat(messages, name_weights(messages, weight))
-        if len(ids) <= seq or len(messages) <= 4:
-            return ids[:seq], weights[:seq]
-        keep = 2 if messages[1]["role"] == "assistant" else 1
-        messages = messages[:keep] + messages[keep + 2:]
+        ids, weights = encode_chat(messages, weigh)
+        if len(ids) <= seq:
+            return ids, weights, sum(len(m["content"]) for m in messages if m["role"] == "assistant")
+        keep = next(i for i, m in enumerate(messages) if m["role"] == "user")
+        if len(messages) - keep > 3:
+            messages = messages[:keep] + messages[keep + 2:]
+        elif keep > 1 and messages[1]["role"] == "system":
+            messages = messages[:1] + messages[2:]
+        else:
+            return None
 
 
 def pack(dialogues, seq):
-    """Greedy packing of whole dialogues into rows of `seq` tokens; padding has weight 0.
+    """First-fit packing of whole dialogues into rows of `seq` tokens; padding has weight 0.
     Returns ids, target weights and per-token dialogue ids (for the attention mask)."""
-    rows, row = [], ([], [], [])
-    for doc, (ids, weights) in enumerate(dialogues):
-        if len(row[0]) + len(ids) > seq:
-            rows.append(row)
+    rows = []
+    for doc, (ids, weights, _) in enumerate(dialogues):
+        row = next((r for r in rows[-64:] if len(r[0]) + len(ids) <= seq), None)
+        if row is None:
             row = ([], [], [])
+            rows.append(row)
         row[0].extend(ids), row[1].extend(weights), row[2].extend([doc] * len(ids))
-    rows.append(row)
     padded = []
     for ids, weights, docs in rows:
         pad = seq - len(ids)
@@ -150,6 +204,8 @@ def pack(dialogues, seq):
 
 
 def weighted_loss_sum(model, ids, weights, docs):
+    device = model.embed.weight.device
+    ids, weights, docs = ids.to(device), weights.to(device), docs.to(device)
     logits = model(ids[:, :-1], docs[:, :-1])
     losses = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1), reduction="none")
     return (losses * weights[:, 1:].reshape(-1)).sum()
@@ -185,15 +241,15 @@ def load_export(model, json_path):
 def greedy_reply(model, messages, max_tokens=120):
     """Greedy continuation of a chat; used to compare against llama.cpp's output after export."""
     ids, _ = encode_chat(messages)
-    ids += [IM_START_ID] + encode_text("assistant\n")
+    ids += [IM_START_ID] + TOK.encode("assistant\n")
     out = []
     for _ in range(max_tokens):
-        x = torch.tensor([ids + out])
+        x = torch.tensor([ids + out], device=model.embed.weight.device)
         nxt = int(model(x, torch.zeros_like(x))[0, -1].argmax())
         if nxt in (IM_END_ID, EOS):
             break
         out.append(nxt)
-    return decode(out)
+    return TOK.decode(out)
 
 
 def export(model, out_dir, meta):
@@ -201,7 +257,7 @@ def export(model, out_dir, meta):
     tensors, offset = [], 0
     with open(os.path.join(out_dir, "model.bin"), "wb") as f:
         for name, t in model.gguf_tensors():
-            data = t.detach().float().contiguous().numpy().astype("<f4").tobytes()
+            data = t.detach().float().cpu().contiguous().numpy().astype("<f4").tobytes()
             tensors.append({"name": name, "shape": list(t.shape), "offset": offset})
             f.write(data)
             offset += len(data)
@@ -213,29 +269,38 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--data", default="/tmp/hearth-data/dialogues.jsonl")
     p.add_argument("--out", default="/tmp/hearth-train")
-    p.add_argument("--dim", type=int, default=128)
-    p.add_argument("--layers", type=int, default=4)
+    p.add_argument("--dim", type=int, default=192)
+    p.add_argument("--layers", type=int, default=6)
     p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--ffn", type=int, default=352)
-    p.add_argument("--seq", type=int, default=512)
-    p.add_argument("--batch", type=int, default=8)
-    p.add_argument("--micro", type=int, default=4)
+    p.add_argument("--ffn", type=int, default=512)
+    p.add_argument("--seq", type=int, default=2048)
+    p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--micro", type=int, default=1)
+    p.add_argument("--limit", type=int, default=0, help="use only the first N dialogues of --data")
     # 1 thread by default: on a shared 2-core box OpenMP's barriers make 2 threads 2-8x slower.
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--device", default="auto", help="auto (cuda when available), cpu or cuda")
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--minutes", type=float, default=20, help="wall-clock budget")
     p.add_argument("--steps", type=int, default=0, help="fixed step count instead of a time budget")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--name-weight", type=float, default=4.0, help="loss weight of name characters")
     p.add_argument("--init", help="model.json of an earlier run to continue from")
+    p.add_argument("--save-every", type=float, default=10, help="minutes between interim exports to --out")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
 
-    dialogues = [json.loads(line)["messages"] for line in open(args.data)]
+    dialogues = [json.loads(line) for line in open(args.data)]
+    if args.limit:
+        dialogues = dialogues[:args.limit]
     held_out = 256
-    encoded = [fit_dialogue(m, args.seq, args.name_weight) for m in dialogues]
+    t0 = time.time()
+    encoded = [e for e in (fit_dialogue(d, args.seq, args.name_weight) for d in dialogues) if e is not None]
+    print(f"encoded {len(encoded)} of {len(dialogues)} dialogues in {time.time() - t0:.0f}s "
+          f"(longest {max(len(e[0]) for e in encoded)} tokens)", flush=True)
+    val_chars = sum(e[2] for e in encoded[:held_out])
     train_ids, train_weights, train_docs = pack(encoded[held_out:], args.seq)
     val_ids, val_weights, val_docs = pack(encoded[:held_out], args.seq)
     val = (val_ids, (val_weights > 0).float(), val_docs)  # held-out loss: plain mean over targets
@@ -248,6 +313,10 @@ def main():
     if args.init:
         load_export(model, args.init)
         print(f"continuing from {args.init}", flush=True)
+    # A CUDA GPU if torch sees one (never required); "cpu" otherwise.
+    device = args.device if args.device != "auto" else ("cuda" if torch.cuda.is_available() else "cpu")
+    model.to(device)
+    print(f"device {device}", flush=True)
     params = sum(p.numel() for p in model.parameters())
     print(f"config {cfg}, {params} parameters", flush=True)
     decay = [p for n, p in model.named_parameters() if p.dim() == 2]
@@ -256,7 +325,7 @@ def main():
                             lr=args.lr, betas=(0.9, 0.95))
 
     budget, started, step, warmup = args.minutes * 60, time.time(), 0, 30
-    order = list(range(len(train_ids)))
+    order, last_save = list(range(len(train_ids))), time.time()
     def progress():  # fraction of the run done: by steps if given (reproducible), else by time
         return step / args.steps if args.steps else (time.time() - started) / budget
 
@@ -272,6 +341,9 @@ def main():
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         step += 1
+        if time.time() - last_save > args.save_every * 60:
+            export(model, args.out, {"params": params, "steps": step, "seq": args.seq, "interim": True})
+            last_save = time.time()
         if step % 25 == 0:
             print(f"step {step} loss {loss:.4f} lr {args.lr * scale:.2e} {time.time() - started:.0f}s", flush=True)
 
@@ -279,8 +351,10 @@ def main():
     with torch.no_grad():
         val_loss = accumulate(model, *val, args.micro, False)
     train_seconds = time.time() - started
-    print(f"done: {step} steps, train loss {loss:.4f}, held-out loss {val_loss:.4f}, {train_seconds:.0f}s", flush=True)
-    export(model, args.out, {"params": params, "trainLoss": loss, "heldOutLoss": val_loss,
+    val_per_char = val_loss * float(val[1][:, 1:].sum()) / val_chars
+    print(f"done: {step} steps, train loss {loss:.4f}, held-out loss {val_loss:.4f} nats/token, "
+          f"{val_per_char:.4f} nats/char, {train_seconds:.0f}s", flush=True)
+    export(model, args.out, {"params": params, "trainLoss": loss, "heldOutLoss": val_loss, "heldOutPerChar": val_per_char,
                              "trainSeconds": round(train_seconds), "steps": step, "seq": args.seq, "init": args.init})
     sample = [{"role": "system", "content": "You are Mira. A retired sea captain who keeps the lighthouse on the cliffs.\n"
                "Personality: gruff, kind\nScenario: A storm has driven Sam to the lighthouse door.\n"
