@@ -14,6 +14,7 @@ import {
   repoRoot,
   startServer,
 } from "./harness.ts";
+import { STAND_IN_MODEL_ID, type StandInModel, startStandInModel } from "./stand-in-model.ts";
 
 /**
  * The admin models page against a real server: the demo-model note (and the home page's notice
@@ -33,6 +34,7 @@ const demoNote =
 let server: HearthServer;
 let browser: Browser;
 let host: ModelHost;
+let standIn: StandInModel;
 
 beforeAll(async () => {
   if (!existsSync(sourceModel)) {
@@ -41,8 +43,10 @@ beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   const dataDir = createDataDir();
   createAdmin(dataDir, admin);
+  // A model server "on this machine" for the page to find (as it would find Ollama).
+  standIn = await startStandInModel();
   [server, browser, host] = await Promise.all([
-    startServer({ dataDir, env: { LLM_THREADS: "1" } }),
+    startServer({ dataDir, env: { LLM_THREADS: "1", HEARTH_LOCAL_SERVERS: standIn.url } }),
     launchBrowser(),
     startModelHost(readFileSync(sourceModel)),
   ]);
@@ -52,6 +56,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await host?.close();
+  await standIn?.close();
 });
 
 interface ModelHost {
@@ -145,6 +150,9 @@ describe("admin models page", () => {
 
     await page.getByText(demoNote).waitFor();
     await page.getByRole("heading", { level: 2, name: "Hearth Tiny (demo)" }).waitFor();
+    // The one command for a real model, while the demo model runs.
+    const oneStep = page.getByRole("region", { name: "Get a real model in one step" });
+    await oneStep.getByText(/^npm run hearth -- models pull [\w.-]+ --use$/).waitFor();
     await shoot(page, "models-demo-1280.png");
     await shootAtPhoneWidth(page, "models-demo-390.png");
 
@@ -236,6 +244,25 @@ describe("admin models page", () => {
     // Nothing at the page's width scrolls sideways.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("finds a model server running on this machine and switches to it with one click", async () => {
+    const { context, page, pageErrors } = await openAs(admin, 390);
+    await page.goto("/admin/models");
+    const found = page.getByRole("region", { name: "Model servers on this machine" });
+    const use = found.getByRole("button", { name: `Use ${STAND_IN_MODEL_ID}` });
+    await use.waitFor();
+    await found.getByText(standIn.url).waitFor();
+    await shoot(page, "models-local-server-390.png");
+    // Found is not used: nothing went to the server before the click.
+    expect(standIn.requests).toHaveLength(0);
+    await use.click();
+    await page.getByRole("heading", { level: 2, name: new RegExp(`^${STAND_IN_MODEL_ID} \\(`) }).waitFor();
+    await page.getByText("Remote model server (OpenAI-compatible)").waitFor();
+    const models = (await (await fetch(`${server.url}/api/models`)).json()) as ModelList;
+    expect(models.default_id).toBe(STAND_IN_MODEL_ID);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -23,11 +23,19 @@ export interface StandInModel {
   close: () => Promise<void>;
 }
 
+/** The one model GET /v1/models lists (what Hearth's local-server probe finds). */
+export const STAND_IN_MODEL_ID = "stand-in-chat";
+
 export const standInReply = "The lantern flickers as I lean closer. Tell me more, friend.";
 
 export function startStandInModel(reply = standInReply): Promise<StandInModel> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
+    if (req.method === "GET" && req.url?.endsWith("/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: [{ id: STAND_IN_MODEL_ID, object: "model" }] }));
+      return;
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       res.writeHead(404).end();
       return;

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
+import { DEFAULT_LOCAL_SERVERS, type LocalServerCandidate } from "./features/models/local-servers.ts";
 
 /**
  * Every setting Hearth reads, from environment variables, with its default.
@@ -44,6 +45,8 @@ const envSchema = z.object({
   LLM_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   LLM_SEQUENCES: z.coerce.number().int().min(1).max(64).default(4),
   HEARTH_MODELS_FILE: z.string().optional(),
+  /** Where to look for model servers on this machine: `auto` (Ollama, LM Studio, llama.cpp, vLLM), `off`, or base URLs. */
+  HEARTH_LOCAL_SERVERS: z.string().default("auto"),
   HEARTH_API_KEY: z.string().min(16).optional(),
   HEARTH_SEED_DEMO: z.stringbool().default(true),
   HEARTH_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
@@ -101,6 +104,8 @@ export interface Config {
     sequences: number;
     /** A JSON file listing several models (see docs/models.md); overrides the single-model settings. */
     modelsFile: string | null;
+    /** Model servers on this machine to offer the administrator (never used unasked). */
+    localServers: LocalServerCandidate[];
   };
   /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
   apiKey: string | null;
@@ -192,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       threads: e.LLM_THREADS ?? Math.max(1, availableParallelism() - 1),
       sequences: e.LLM_SEQUENCES,
       modelsFile: e.HEARTH_MODELS_FILE ?? null,
+      localServers: localServers(e.HEARTH_LOCAL_SERVERS, e.PORT),
     },
     apiKey: e.HEARTH_API_KEY ?? null,
     seedDemo: e.HEARTH_SEED_DEMO,
@@ -239,6 +245,22 @@ export function parsePersonaLimits(value: string | undefined): PersonaLimits {
     limits[tier] = count === "unlimited" ? null : Number(count);
   }
   return limits;
+}
+
+/** HEARTH_LOCAL_SERVERS: the usual local servers, none, or the base URLs given; never Hearth's own port. */
+function localServers(value: string, ownPort: number): LocalServerCandidate[] {
+  const setting = value.trim().toLowerCase();
+  if (setting === "off" || setting === "false" || setting === "") return [];
+  const candidates =
+    setting === "auto"
+      ? [...DEFAULT_LOCAL_SERVERS]
+      : value.split(",").map((url) => {
+          const base = url.trim().replace(/\/+$/, "");
+          if (!/^https?:\/\/[^/]+/.test(base))
+            throw new ConfigError(`HEARTH_LOCAL_SERVERS: "${url.trim()}" is not an http(s) address`);
+          return { name: new URL(base).host, base_url: base };
+        });
+  return candidates.filter((c) => new URL(c.base_url).port !== String(ownPort));
 }
 
 /** A secret generated once per data directory, so a fresh install needs no setup and sessions survive restarts. */

@@ -3,6 +3,8 @@ import { createHearth, type Hearth } from "./app.ts";
 import type { Config } from "./config.ts";
 import { users } from "./features/accounts/schema.ts";
 import { SYSTEM_USERNAME, seedDemoCharacters } from "./features/characters/cli.ts";
+import { isDemoModel } from "./features/inference/registry.ts";
+import { probeLocalServers, REAL_MODEL_COMMAND } from "./features/models/index.ts";
 
 /** Starts serving and shuts down cleanly on SIGTERM/SIGINT (finish requests, close pools). */
 export async function startServer(config: Config): Promise<Hearth> {
@@ -14,6 +16,7 @@ export async function startServer(config: Config): Promise<Hearth> {
     { address, database: hearth.database.driver, queue: hearth.queue.driver },
     "Hearth is running",
   );
+  if (isDemoModel(hearth.inference.defaultEntry)) void offerRealModels(hearth, config);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -33,6 +36,25 @@ export async function startServer(config: Config): Promise<Hearth> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   return hearth;
+}
+
+/**
+ * On the demo model: says how to get a real one, and names any model server already running on
+ * this machine (the administrator switches to it under Admin → Models; nothing is used unasked).
+ */
+async function offerRealModels(hearth: Hearth, config: Config): Promise<void> {
+  const log = hearth.app.log;
+  log.info(
+    { command: REAL_MODEL_COMMAND },
+    `Chatting with the tiny demo model. For a real one, run: ${REAL_MODEL_COMMAND} (or set LLM_BASE_URL)`,
+  );
+  const found = await probeLocalServers(config.llm.localServers);
+  for (const server of found) {
+    log.info(
+      { server: server.name, base_url: server.base_url, models: server.models.slice(0, 10) },
+      `${server.name} is running on this machine with ${server.models.length} model(s): an administrator can switch to it under Admin → Models`,
+    );
+  }
 }
 
 /**

@@ -3,9 +3,13 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A minimal OpenAI-compatible chat server for tests that need to see the prompt Hearth sends:
- * it records each request body and streams a fixed reply.
+ * it records each request body, streams a fixed reply, and lists its models.
  */
-export async function startRecordingServer(reply = "*nods* Of course.") {
+export async function startRecordingServer(
+  reply = "*nods* Of course.",
+  /** What GET /v1/models lists. */
+  models: string[] = ["recording-model"],
+) {
   const requests: { messages: { role: string; content: string }[]; [key: string]: unknown }[] = [];
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -13,6 +17,11 @@ export async function startRecordingServer(reply = "*nods* Of course.") {
       body += chunk;
     });
     req.on("end", () => {
+      if (req.method === "GET" && req.url?.endsWith("/models")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model" })) }));
+        return;
+      }
       if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
         res.writeHead(404).end();
         return;

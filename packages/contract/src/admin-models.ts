@@ -87,8 +87,30 @@ export const adminModels = z.object({
    * models: the active model cannot be changed here then, and this says why. Null otherwise.
    */
   settings_lock: z.string().nullable(),
+  /** The one command that downloads a real model and switches to it (shown while the demo model runs). */
+  real_model_command: z.string(),
 });
 export type AdminModels = z.infer<typeof adminModels>;
+
+/** An OpenAI-compatible server found on this machine (Ollama, LM Studio, llama.cpp, vLLM). */
+export const localServer = z.object({
+  name: z.string(),
+  base_url: z.string(),
+  /** The chat models it serves. */
+  models: z.array(z.string()),
+});
+export type LocalServer = z.infer<typeof localServer>;
+
+/** GET /api/admin/models/local-servers: looked for when asked, never used unasked. */
+export const localServerList = z.object({ servers: z.array(localServer) });
+export type LocalServerList = z.infer<typeof localServerList>;
+
+/** PUT /api/admin/models/local-server: chat with this model of a server found on this machine. */
+export const localServerChoice = z.object({
+  base_url: z.string().trim().max(300),
+  model: z.string().trim().min(1).max(200),
+});
+export type LocalServerChoice = z.input<typeof localServerChoice>;
 
 /** A model id: it becomes a file name, so a safe lowercase alphabet (".gguf" is dropped). */
 export const storedModelId = z

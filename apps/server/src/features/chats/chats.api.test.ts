@@ -4,6 +4,7 @@ import { insertTestCharacter, readSse } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 import { TEST_MODEL_PATH } from "../../../test/model.ts";
+import { appendMessage } from "./queries.ts";
 
 describe.each(drivers)("conversations API on %s", (driver) => {
   let h: TestHearth;
@@ -98,7 +99,12 @@ describe.each(drivers)("conversations API on %s", (driver) => {
   it("lists saved conversations newest first, 25 a page with Load More, and per character", async () => {
     const reader = await h.signUp();
     const ids: string[] = [];
-    for (let i = 0; i < 27; i++) ids.push((await start(reader.cookie)).conversation.id);
+    for (let i = 0; i < 27; i++) {
+      const id = (await start(reader.cookie)).conversation.id;
+      // Written in (as a sent message would), so it is listed and the next start opens a new one.
+      await appendMessage(h.database.db, { conversationId: id, role: "user", content: `Hello ${i}` });
+      ids.push(id);
+    }
     const page1 = (await (await call(reader.cookie, "GET", "/api/conversations")).json()) as ConversationList;
     expect(page1.conversations).toHaveLength(25);
     expect(page1.is_last_id).toBe(false);
@@ -113,6 +119,24 @@ describe.each(drivers)("conversations API on %s", (driver) => {
       await call(reader.cookie, "GET", `/api/characters/${publicId}/conversations`)
     ).json()) as ConversationList;
     expect(perCharacter.conversations[0]?.character.name).toBe("Mira");
+  });
+
+  it("a chat opened but not written in is not listed, and opening one again reuses it", async () => {
+    const visitor = await h.signUp();
+    const first = await start(visitor.cookie);
+    const again = await start(visitor.cookie);
+    expect(again.conversation.id).toBe(first.conversation.id);
+    expect(again.messages.map((m) => m.id)).toEqual(first.messages.map((m) => m.id));
+    const listed = async (path: string) =>
+      ((await (await call(visitor.cookie, "GET", path)).json()) as ConversationList).conversations.map(
+        (c) => c.id,
+      );
+    expect(await listed("/api/conversations")).toEqual([]);
+    expect(await listed(`/api/characters/${publicId}/conversations`)).toEqual([]);
+    // Once a message is sent it is a chat: listed, and the next start is a new conversation.
+    await readSse(await send(visitor.cookie, first.conversation.id));
+    expect(await listed("/api/conversations")).toEqual([first.conversation.id]);
+    expect((await start(visitor.cookie)).conversation.id).not.toBe(first.conversation.id);
   });
 
   it("renames (≤ 50 characters) and deletes a conversation", async () => {

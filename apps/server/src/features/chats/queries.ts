@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
 
@@ -69,13 +69,42 @@ export async function insertConversation(
   });
 }
 
-/** A user's saved conversations, most recently active first; `lastId` continues a page. */
+/**
+ * A chat the user has written in. One that holds only the greeting is not listed: opening a
+ * chat is not having one.
+ */
+const started = () => or(gt(conversations.messageCount, 1), eq(conversations.lastMessageRole, "user"));
+
+/** The user's newest chat with this character (and persona) that nobody has written in yet. */
+export async function findUnstartedConversation(
+  db: Db,
+  userId: string,
+  characterId: string,
+  userPersonaId: string | null,
+): Promise<ConversationRow | null> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.userId, userId),
+        eq(conversations.characterId, characterId),
+        userPersonaId ? eq(conversations.userPersonaId, userPersonaId) : isNull(conversations.userPersonaId),
+        not(started() as SQL),
+      ),
+    )
+    .orderBy(desc(conversations.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A user's saved conversations they have written in, most recently active first; `lastId` continues a page. */
 export async function listConversations(
   db: Db,
   userId: string,
   opts: { limit: number; lastId?: string; characterId?: string },
 ) {
-  const filters = [eq(conversations.userId, userId), eq(conversations.isSaved, true)];
+  const filters = [eq(conversations.userId, userId), eq(conversations.isSaved, true), started()];
   if (opts.characterId) filters.push(eq(conversations.characterId, opts.characterId));
   if (opts.lastId) {
     const last = await findConversation(db, opts.lastId);

@@ -1,4 +1,9 @@
-import type { CharacterCard, Conversation, ConversationCreated } from "@hearth/contract";
+import {
+  type CharacterCard,
+  CONVERSATION_PAGE_SIZE,
+  type Conversation,
+  type ConversationCreated,
+} from "@hearth/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { FileStorage } from "../../ports/storage.ts";
@@ -9,7 +14,7 @@ import { type CharacterRow, characters } from "../characters/schema.ts";
 import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
 import { toConversation, toMessage } from "./mappers.ts";
 import { resolveMacros } from "./prompt.ts";
-import { insertConversation } from "./queries.ts";
+import { findUnstartedConversation, insertConversation, messagePage } from "./queries.ts";
 import type { ConversationRow } from "./schema.ts";
 
 /** A character the viewer may chat with, or the spec's invalidAccess error. */
@@ -41,6 +46,14 @@ export async function startConversation(
 ): Promise<ConversationCreated> {
   const character = await chattableCharacter(db, viewer, input.characterId);
   await assertOwnPersona(db, viewer, input.userPersonaId);
+  // Opening a chat again before writing in it reuses the one already opened, instead of
+  // leaving a trail of empty chats.
+  const unstarted = await findUnstartedConversation(db, viewer.id, character.id, input.userPersonaId);
+  if (unstarted) {
+    const [conversation] = await withCards(db, storage, [unstarted]);
+    const page = await messagePage(db, unstarted.id, { limit: CONVERSATION_PAGE_SIZE });
+    return { conversation: conversation as Conversation, messages: page.rows.map(toMessage) };
+  }
   const userName = (await resolvePersonaForPrompt(db, viewer.id, input.userPersonaId)).name;
   const greetings = [character.greeting, ...character.alternateGreetings]
     .filter((g) => g.trim())

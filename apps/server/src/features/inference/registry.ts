@@ -4,7 +4,7 @@ import { type InferenceModel, type ModelList, permission } from "@hearth/contrac
 import { z } from "zod";
 import { type Config, ConfigError } from "../../config.ts";
 import type { Viewer } from "../accounts/viewer.ts";
-import { BUNDLED_MODEL, modelFile, readActiveModel } from "../models/index.ts";
+import { BUNDLED_MODEL, readActiveModel, readActiveServer } from "../models/index.ts";
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
 export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;
@@ -77,6 +77,16 @@ function singleModel(config: Config): RegistryEntry {
       backend: { type: "openai", base_url: config.llm.baseUrl, model },
     };
   }
+  // A model server on this machine that the administrator chose (Admin → Models).
+  const server = config.llm.model ? null : readActiveServer(config.dataDir);
+  if (server) {
+    return {
+      ...base,
+      id: server.model,
+      name: `${server.model} (${server.name})`,
+      backend: { type: "openai", base_url: server.base_url, model: server.model },
+    };
+  }
   const local = resolveLocalModel(config);
   const bundled = path.resolve(local.path) === BUNDLED_MODEL_PATH;
   return {
@@ -101,11 +111,8 @@ export function resolveLocalModel(config: Config): { id: string; path: string } 
       `LLM_MODEL=${wanted}: no such model. Download it with \`hearth models pull ${wanted}\`.`,
     );
   }
-  const activeFile = path.join(modelsDir, "active.json");
-  if (existsSync(activeFile)) {
-    const active = JSON.parse(readFileSync(activeFile, "utf8")) as { id?: string; path?: string };
-    if (active.id && active.path && existsSync(active.path)) return { id: active.id, path: active.path };
-  }
+  const active = readActiveModel(config.dataDir);
+  if (active) return active;
   return { id: BUNDLED_MODEL_ID, path: BUNDLED_MODEL_PATH };
 }
 

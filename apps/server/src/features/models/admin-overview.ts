@@ -9,7 +9,7 @@ import type {
 import type { Config } from "../../config.ts";
 import { isDemoModel, type RegistryEntry } from "../inference/registry.ts";
 import type { InferenceService } from "../inference/service.ts";
-import { BUNDLED_MODEL, CATALOG, findCatalogModel } from "./catalog.ts";
+import { BUNDLED_MODEL, CATALOG, findCatalogModel, REAL_MODEL_COMMAND } from "./catalog.ts";
 import { listStoredModels } from "./store.ts";
 
 /**
@@ -103,6 +103,7 @@ export function overview(config: ModelsConfig, inference: InferenceService, down
     catalog: catalogModels(config),
     download,
     settings_lock: settingsLock(config),
+    real_model_command: REAL_MODEL_COMMAND,
   };
 }
 

@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import {
   type AdminModels,
   activeModelChange,
+  type LocalServerList,
+  localServerChoice,
   type ModelDownload,
   modelDownloadRequest,
 } from "@hearth/contract";
@@ -18,7 +20,15 @@ import { type DownloadJob, ModelDownloads } from "./admin-downloads.ts";
 import { overview, settingsLock } from "./admin-overview.ts";
 import { BUNDLED_MODEL, findCatalogModel } from "./catalog.ts";
 import { formatBytes } from "./format.ts";
-import { isValidModelId, modelFile, modelIdFromUrl, normaliseModelId, writeActiveModel } from "./store.ts";
+import { probeLocalServers } from "./local-servers.ts";
+import {
+  isValidModelId,
+  modelFile,
+  modelIdFromUrl,
+  normaliseModelId,
+  writeActiveModel,
+  writeActiveServer,
+} from "./store.ts";
 
 /**
  * The operator's model management, for admins only: the active model, the models on disk, the
@@ -72,6 +82,35 @@ export async function adminModelRoutes(app: FastifyInstance, { config, auth, inf
     if (!state) throw notFound("No download has been started.");
     if (!(await downloads.cancel())) throw new HttpError(409, "conflict", "The download is not running.");
     return downloads.current() ?? state;
+  });
+
+  /** Model servers running on this machine, looked for now (they come and go). */
+  app.get("/api/admin/models/local-servers", async (req): Promise<LocalServerList> => {
+    await requireAdmin(req);
+    return { servers: await probeLocalServers(config.llm.localServers) };
+  });
+
+  /**
+   * One click: chats use a model of a server found on this machine. Only a server and model the
+   * probe finds right now are accepted, so this cannot point Hearth at an arbitrary address.
+   */
+  app.put("/api/admin/models/local-server", async (req): Promise<AdminModels> => {
+    await requireAdmin(req);
+    const choice = parse(localServerChoice, req.body);
+    const lock = settingsLock(config);
+    if (lock) throw new HttpError(409, "conflict", lock);
+    const found = await probeLocalServers(
+      config.llm.localServers.filter((c) => c.base_url === choice.base_url),
+    );
+    const server = found[0];
+    if (!server) throw notFound("No model server answers at that address any more.");
+    if (!server.models.includes(choice.model)) {
+      throw badInput("model", `${server.name} does not serve a model named "${choice.model}".`);
+    }
+    writeActiveServer(config.dataDir, { name: server.name, base_url: server.base_url, model: choice.model });
+    inference.reload(loadRegistry(config));
+    inference.warmUp((err) => app.log.error({ err }, "the chosen model server could not be reached"));
+    return answer();
   });
 
   app.put("/api/admin/models/active", async (req): Promise<AdminModels> => {

@@ -80,3 +80,6 @@ export function findCatalogModel(id: string): CatalogModel | undefined {
   const wanted = id.toLowerCase();
   return CATALOG.find((m) => m.id === wanted);
 }
+
+/** The one command that gets a real model: the catalog's first (small, permissive licence), switched to. */
+export const REAL_MODEL_COMMAND = `npm run hearth -- models pull ${(CATALOG[0] as CatalogModel).id} --use`;

@@ -1,5 +1,11 @@
 /** What the rest of the server uses from the models feature. */
-export { BUNDLED_MODEL, CATALOG, type CatalogModel, findCatalogModel } from "./catalog.ts";
+export {
+  BUNDLED_MODEL,
+  CATALOG,
+  type CatalogModel,
+  findCatalogModel,
+  REAL_MODEL_COMMAND,
+} from "./catalog.ts";
 export {
   DownloadError,
   type DownloadErrorKind,
@@ -8,4 +14,18 @@ export {
   type DownloadResult,
   downloadModel,
 } from "./download.ts";
-export { type ActiveModel, listStoredModels, modelFile, readActiveModel, type StoredModel } from "./store.ts";
+export {
+  DEFAULT_LOCAL_SERVERS,
+  type FoundLocalServer,
+  type LocalServerCandidate,
+  probeLocalServers,
+} from "./local-servers.ts";
+export {
+  type ActiveModel,
+  type ActiveServer,
+  listStoredModels,
+  modelFile,
+  readActiveModel,
+  readActiveServer,
+  type StoredModel,
+} from "./store.ts";

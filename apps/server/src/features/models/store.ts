@@ -108,12 +108,47 @@ export function readActiveModel(dataDir: string): ActiveModel | null {
 }
 
 export function writeActiveModel(dataDir: string, model: ActiveModel): void {
-  const file = activeFile(dataDir);
+  writeJsonAtomically(activeFile(dataDir), { id: model.id, path: path.resolve(model.path) });
+  // A model file chosen now wins over a model server chosen before.
+  rmSync(activeServerFile(dataDir), { force: true });
+}
+
+/** Write then rename, so a server starting at the same moment never reads half a file. */
+function writeJsonAtomically(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  // Write then rename, so a server starting at the same moment never reads half a file.
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ id: model.id, path: path.resolve(model.path) }, null, 2)}\n`);
+  writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
   renameSync(temp, file);
+}
+
+/** A model on an OpenAI-compatible server on this machine, chosen by the administrator. */
+export interface ActiveServer {
+  /** "Ollama", "LM Studio", ... */
+  name: string;
+  base_url: string;
+  model: string;
+}
+
+function activeServerFile(dataDir: string): string {
+  return path.join(modelsDir(dataDir), "active-server.json");
+}
+
+export function readActiveServer(dataDir: string): ActiveServer | null {
+  try {
+    const record = JSON.parse(
+      readFileSync(activeServerFile(dataDir), "utf8"),
+    ) as Partial<ActiveServer> | null;
+    const { name, base_url, model } = record ?? {};
+    if (typeof name !== "string" || typeof base_url !== "string" || typeof model !== "string") return null;
+    return { name, base_url, model };
+  } catch {
+    return null;
+  }
+}
+
+/** Chats use this server's model from now on (over any model file chosen before). */
+export function writeActiveServer(dataDir: string, server: ActiveServer): void {
+  writeJsonAtomically(activeServerFile(dataDir), server);
 }
 
 /** Deletes a downloaded model and any unfinished download of it; clears it as active. */

@@ -1,4 +1,11 @@
-import type { ActiveModelChange, AdminModels, ModelDownload, ModelDownloadRequest } from "@hearth/contract";
+import type {
+  ActiveModelChange,
+  AdminModels,
+  LocalServerChoice,
+  LocalServerList,
+  ModelDownload,
+  ModelDownloadRequest,
+} from "@hearth/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { api, isApiRequestError } from "../../lib/api.ts";
@@ -8,7 +15,27 @@ export const adminModelsKeys = {
   all: ["admin", "models"] as const,
   overview: ["admin", "models", "overview"] as const,
   download: ["admin", "models", "download"] as const,
+  localServers: ["admin", "models", "local-servers"] as const,
 };
+
+/** Model servers running on this machine, looked for when the page opens or asks again. */
+export const localServersQuery = queryOptions({
+  queryKey: adminModelsKeys.localServers,
+  queryFn: ({ signal }) => api.get<LocalServerList>("/api/admin/models/local-servers", undefined, signal),
+  staleTime: 10_000,
+});
+
+/** Switches chats to a model of a server on this machine. */
+export function useUseLocalServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (choice: LocalServerChoice) => api.put<AdminModels>("/api/admin/models/local-server", choice),
+    onSuccess: (overview) => {
+      queryClient.setQueryData(adminModelsKeys.overview, overview);
+      void queryClient.invalidateQueries({ queryKey: modelsQuery.queryKey });
+    },
+  });
+}
 
 /** How often a running download's progress is asked for. */
 export const downloadPollMs = 1_000;

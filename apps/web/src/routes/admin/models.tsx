@@ -5,6 +5,7 @@ import { ActiveModelCard } from "../../features/admin-models/active-model-card.t
 import { adminModelsQuery, useActivateModel, useCurrentDownload } from "../../features/admin-models/api.ts";
 import { DownloadPanel } from "../../features/admin-models/download-panel.tsx";
 import { CatalogList, InstalledModels } from "../../features/admin-models/model-lists.tsx";
+import { LocalServers, RealModelCommand } from "../../features/admin-models/real-model.tsx";
 import { UrlDownloadForm } from "../../features/admin-models/url-download-form.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { Banner } from "../../ui/banner.tsx";
@@ -51,6 +52,15 @@ export default function AdminModelsScreen() {
         <div className="flex flex-col gap-8">
           {data.settings_lock ? <Banner tone="info">{data.settings_lock}</Banner> : null}
           <ActiveModelCard active={data.active} />
+          {data.active.is_demo && !data.settings_lock ? (
+            <section aria-labelledby="real-model-heading" className="flex flex-col gap-3">
+              <h2 id="real-model-heading" className="text-lg font-semibold">
+                Get a real model in one step
+              </h2>
+              <RealModelCommand command={data.real_model_command} />
+            </section>
+          ) : null}
+          <LocalServers locked={Boolean(data.settings_lock)} />
           {download ? (
             <DownloadPanel
               download={download}
