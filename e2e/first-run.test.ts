@@ -91,6 +91,9 @@ describe.each([390, 1280])("first run at %i px", (width) => {
     const greeting = page.locator("section").filter({ has: page.getByRole("heading", { name: "Greeting" }) });
     await greeting.locator("em").first().waitFor();
     expect(await greeting.innerText()).not.toMatch(/\{\{|\*/);
+    const signedOutGreeting = (await greeting.innerText())
+      .replace(/^Greeting\s*/i, "")
+      .replace(/\s*Show more$/, "");
 
     await shot(page, `profile-signed-out-${width}`);
 
@@ -105,8 +108,12 @@ describe.each([390, 1280])("first run at %i px", (width) => {
     await botBubbles(page).first().waitFor();
     // The message box has the keyboard as soon as the chat opens.
     await expect.poll(() => messageBox(page).evaluate((box) => box === document.activeElement)).toBe(true);
+    // The chat's greeting is the profile's, word for word, now that the visitor is a guest.
     const chatGreeting = await botBubbles(page).first().innerText();
     expect(chatGreeting).toContain("Guest");
+    expect(chatGreeting.replace(/\s+/g, " ").trim()).toContain(
+      signedOutGreeting.replace(/\s+/g, " ").trim().slice(0, 200),
+    );
 
     const { entries, reply } = await sendAndAwaitReply(page, "Hello! Is there room by the fire?");
     expect(entries.some((entry) => entry.busy)).toBe(true);

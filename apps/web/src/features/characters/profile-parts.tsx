@@ -192,14 +192,14 @@ export function LongText({ text, lines = 8 }: { text: string; lines?: number }) 
 
 /**
  * Who {{user}} is for this reader, as the chat will have it: a member's default persona, else
- * their name (a guest's is "Guest"); a signed-out visitor is addressed as "you". Personas are
- * only asked for when the text names the user.
+ * their name. A signed-out visitor reads it as the guest they would chat as ("Guest", the name
+ * guests get). Personas are only asked for when the text names the user.
  */
 function useReaderName(text: string): string {
   const me = useMe();
   const member = Boolean(me && !me.is_guest);
   const personas = useQuery({ ...personaListQuery(), enabled: member && mentionsUser(text) });
-  if (!me) return "you";
+  if (!me) return "Guest";
   const fallback = me.name.trim() || "User";
   if (!member) return fallback;
   // The default persona comes first in the list.
