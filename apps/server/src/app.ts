@@ -26,6 +26,7 @@ import { InferenceService } from "./features/inference/service.ts";
 import { adminModelRoutes } from "./features/models/admin-routes.ts";
 import { personaRoutes } from "./features/personas/routes.ts";
 import { installErrorHandling } from "./http/errors.ts";
+import { installInputHygiene } from "./http/input-hygiene.ts";
 import { installMetrics } from "./http/metrics.ts";
 import { serveWeb } from "./http/web.ts";
 import { loggerOptions } from "./logger.ts";
@@ -80,6 +81,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     forceCloseConnections: true,
   });
   installErrorHandling(app);
+  installInputHygiene(app);
   installMetrics(app);
   await app.register(cookie);
   if (config.rateLimitPerMinute > 0) {

@@ -2,6 +2,8 @@ export * from "./accounts.ts";
 export * from "./admin-models.ts";
 export * from "./characters.ts";
 export * from "./chats.ts";
+export * from "./endpoint.ts";
+export * from "./endpoints/index.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./labels.ts";

@@ -1,6 +1,8 @@
-import type { Health } from "@hearth/contract";
+import { type Health, operationsEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import type { Database } from "../../db/client.ts";
+import { openApiDocument } from "../../http/openapi.ts";
+import { route } from "../../http/route.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import type { JobQueue } from "../../ports/queue.ts";
 
@@ -36,7 +38,7 @@ async function check(ping: () => Promise<void>): Promise<{ status: "ok" | "down"
 /** 200 while the database answers (the app can serve); 503 when it does not. */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
   const started = Date.now();
-  app.get("/api/health", async (_req, reply) => {
+  route(app, operationsEndpoints.health, async ({ reply }) => {
     const [database, queue, bus] = await Promise.all([
       check(() => deps.database.ping()),
       check(() => deps.queue.ping()),
@@ -57,6 +59,11 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
       queue: { ...queueState, driver: deps.queue.driver },
       model,
     };
-    return reply.status(body.status === "down" ? 503 : 200).send(body);
+    reply.status(body.status === "down" ? 503 : 200);
+    return body;
   });
+
+  // Built once: the contract does not change while the server runs.
+  const document = openApiDocument(deps.version);
+  route(app, operationsEndpoints.openapi, async () => document);
 }

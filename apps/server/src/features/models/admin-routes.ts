@@ -1,16 +1,9 @@
 import { existsSync } from "node:fs";
-import {
-  type AdminModels,
-  activeModelChange,
-  type LocalServerList,
-  localServerChoice,
-  type ModelDownload,
-  modelDownloadRequest,
-} from "@hearth/contract";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { type AdminModels, type ModelDownload, modelEndpoints } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
-import { parse } from "../../http/validate.ts";
+import { route } from "../../http/route.ts";
 import type { Auth } from "../accounts/auth.ts";
 import { assertPermission } from "../accounts/policy.ts";
 import { requireViewer } from "../accounts/viewer.ts";
@@ -50,34 +43,28 @@ export async function adminModelRoutes(app: FastifyInstance, { config, auth, inf
   // A shutdown stops a running download; its .part stays for the next attempt to resume.
   app.addHook("onClose", async () => downloads.close());
 
-  const requireAdmin = async (req: FastifyRequest) =>
+  // Every route here is for administrators: checked before the input is even read.
+  app.addHook("preHandler", async (req) => {
     assertPermission(await requireViewer(auth, req), "admin");
+  });
   const answer = (): AdminModels => overview(config, inference, downloads.current());
 
-  app.get("/api/admin/models", async (req): Promise<AdminModels> => {
-    await requireAdmin(req);
-    return answer();
-  });
+  route(app, modelEndpoints.adminOverview, async () => answer());
 
-  app.post("/api/admin/models/downloads", async (req, reply): Promise<ModelDownload> => {
-    await requireAdmin(req);
-    const body = parse(modelDownloadRequest, req.body);
+  route(app, modelEndpoints.startDownload, async ({ body }) => {
     if (downloads.isRunning()) throw busy(downloads.current());
     const job = body.url ? urlJob(config, body.url, body.name) : catalogJob(config, body.id ?? "");
     if (existsSync(job.dest)) throw new HttpError(409, "conflict", `${job.id} is already downloaded.`);
-    const state = downloads.start(job);
-    return reply.status(202).send(state);
+    return downloads.start(job);
   });
 
-  app.get("/api/admin/models/downloads/current", async (req): Promise<ModelDownload> => {
-    await requireAdmin(req);
+  route(app, modelEndpoints.currentDownload, async () => {
     const state = downloads.current();
     if (!state) throw notFound("No download has been started.");
     return state;
   });
 
-  app.delete("/api/admin/models/downloads/current", async (req): Promise<ModelDownload> => {
-    await requireAdmin(req);
+  route(app, modelEndpoints.cancelDownload, async () => {
     const state = downloads.current();
     if (!state) throw notFound("No download has been started.");
     if (!(await downloads.cancel())) throw new HttpError(409, "conflict", "The download is not running.");
@@ -85,8 +72,7 @@ export async function adminModelRoutes(app: FastifyInstance, { config, auth, inf
   });
 
   /** Model servers running on this machine, looked for now (they come and go). */
-  app.get("/api/admin/models/local-servers", async (req): Promise<LocalServerList> => {
-    await requireAdmin(req);
+  route(app, modelEndpoints.localServers, async () => {
     return { servers: await probeLocalServers(config.llm.localServers) };
   });
 
@@ -94,9 +80,7 @@ export async function adminModelRoutes(app: FastifyInstance, { config, auth, inf
    * One click: chats use a model of a server found on this machine. Only a server and model the
    * probe finds right now are accepted, so this cannot point Hearth at an arbitrary address.
    */
-  app.put("/api/admin/models/local-server", async (req): Promise<AdminModels> => {
-    await requireAdmin(req);
-    const choice = parse(localServerChoice, req.body);
+  route(app, modelEndpoints.useLocalServer, async ({ body: choice }) => {
     const lock = settingsLock(config);
     if (lock) throw new HttpError(409, "conflict", lock);
     const found = await probeLocalServers(
@@ -113,9 +97,8 @@ export async function adminModelRoutes(app: FastifyInstance, { config, auth, inf
     return answer();
   });
 
-  app.put("/api/admin/models/active", async (req): Promise<AdminModels> => {
-    await requireAdmin(req);
-    const { id: wanted } = parse(activeModelChange, req.body);
+  route(app, modelEndpoints.setActive, async ({ body }) => {
+    const wanted = body.id;
     const lock = settingsLock(config);
     if (lock) throw new HttpError(409, "conflict", lock);
     const id = normaliseModelId(wanted);

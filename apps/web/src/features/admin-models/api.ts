@@ -1,14 +1,14 @@
-import type {
-  ActiveModelChange,
-  AdminModels,
-  LocalServerChoice,
-  LocalServerList,
-  ModelDownload,
-  ModelDownloadRequest,
+import {
+  type ActiveModelChange,
+  type LocalServerChoice,
+  type ModelDownload,
+  type ModelDownloadRequest,
+  modelEndpoints,
 } from "@hearth/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { api, isApiRequestError } from "../../lib/api.ts";
+import { isApiRequestError } from "../../lib/api.ts";
+import { call } from "../../lib/client.ts";
 import { modelsQuery } from "../chat/api.ts";
 
 export const adminModelsKeys = {
@@ -21,7 +21,7 @@ export const adminModelsKeys = {
 /** Model servers running on this machine, looked for when the page opens or asks again. */
 export const localServersQuery = queryOptions({
   queryKey: adminModelsKeys.localServers,
-  queryFn: ({ signal }) => api.get<LocalServerList>("/api/admin/models/local-servers", undefined, signal),
+  queryFn: ({ signal }) => call(modelEndpoints.localServers, { signal }),
   staleTime: 10_000,
 });
 
@@ -29,7 +29,7 @@ export const localServersQuery = queryOptions({
 export function useUseLocalServer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (choice: LocalServerChoice) => api.put<AdminModels>("/api/admin/models/local-server", choice),
+    mutationFn: (choice: LocalServerChoice) => call(modelEndpoints.useLocalServer, { body: choice }),
     onSuccess: (overview) => {
       queryClient.setQueryData(adminModelsKeys.overview, overview);
       void queryClient.invalidateQueries({ queryKey: modelsQuery.queryKey });
@@ -45,7 +45,7 @@ const loadingPollMs = 2_000;
 /** Active model, installed models, catalog and the last download. */
 export const adminModelsQuery = queryOptions({
   queryKey: adminModelsKeys.overview,
-  queryFn: ({ signal }) => api.get<AdminModels>("/api/admin/models", undefined, signal),
+  queryFn: ({ signal }) => call(modelEndpoints.adminOverview, { signal }),
   // A model that is loading (e.g. just switched to) becomes ready or fails on its own.
   refetchInterval: (query) => (query.state.data?.active.state.status === "degraded" ? loadingPollMs : false),
 });
@@ -55,7 +55,7 @@ export const currentDownloadQuery = queryOptions({
   queryKey: adminModelsKeys.download,
   queryFn: async ({ signal }): Promise<ModelDownload | null> => {
     try {
-      return await api.get<ModelDownload>("/api/admin/models/downloads/current", undefined, signal);
+      return await call(modelEndpoints.currentDownload, { signal });
     } catch (error) {
       if (isApiRequestError(error) && error.status === 404) return null;
       throw error;
@@ -86,8 +86,7 @@ export function useCurrentDownload() {
 export function useStartDownload() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: ModelDownloadRequest) =>
-      api.post<ModelDownload>("/api/admin/models/downloads", request),
+    mutationFn: (request: ModelDownloadRequest) => call(modelEndpoints.startDownload, { body: request }),
     onSuccess: (state) => {
       queryClient.setQueryData(adminModelsKeys.download, state);
       void queryClient.invalidateQueries({ queryKey: adminModelsKeys.overview });
@@ -98,7 +97,7 @@ export function useStartDownload() {
 export function useCancelDownload() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<ModelDownload>("/api/admin/models/downloads/current"),
+    mutationFn: () => call(modelEndpoints.cancelDownload, {}),
     onSuccess: (state) => queryClient.setQueryData(adminModelsKeys.download, state),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminModelsKeys.all }),
   });
@@ -107,7 +106,7 @@ export function useCancelDownload() {
 export function useActivateModel() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: ActiveModelChange) => api.put<AdminModels>("/api/admin/models/active", change),
+    mutationFn: (change: ActiveModelChange) => call(modelEndpoints.setActive, { body: change }),
     onSuccess: (overview) => {
       queryClient.setQueryData(adminModelsKeys.overview, overview);
       // Chat screens and the demo notice read the model list.

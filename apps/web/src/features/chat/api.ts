@@ -6,14 +6,15 @@ import type {
   conversationUpdate,
   Message,
   MessagePage,
-  ModelList,
   messageEdit,
   RemovedMessages,
 } from "@hearth/contract";
+import { modelEndpoints } from "@hearth/contract";
 import { chatLimits } from "@hearth/contract/labels";
 import { infiniteQueryOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import { ApiRequestError, api, apiRequest } from "../../lib/api.ts";
+import { call } from "../../lib/client.ts";
 import { runGenerationStream } from "./generation-stream.ts";
 
 /** Conversations and messages (chat-and-characters §7), served by apps/server features/chats. */
@@ -90,7 +91,7 @@ export const conversationListQuery = infiniteQueryOptions({
 
 export const modelsQuery = queryOptions({
   queryKey: ["models"],
-  queryFn: ({ signal }) => api.get<ModelList>("/api/models", undefined, signal),
+  queryFn: ({ signal }) => call(modelEndpoints.list, { signal }),
   staleTime: 5 * 60_000,
 });
 
@@ -98,7 +99,8 @@ export const modelsQuery = queryOptions({
 export const modelsForChoiceQuery = (selected: string | null) =>
   queryOptions({
     queryKey: [...modelsQuery.queryKey, { selected }],
-    queryFn: ({ signal }) => api.get<ModelList>("/api/models", { selected: selected ?? undefined }, signal),
+    queryFn: ({ signal }) =>
+      call(modelEndpoints.list, { query: { selected: selected ?? undefined }, signal }),
     staleTime: 5 * 60_000,
   });
 

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { endpoint } from "../endpoint.ts";
+import { health } from "../health.ts";
+
+/** For operators and integrators: health, and this API's own reference. */
+export const operationsEndpoints = {
+  health: endpoint({
+    method: "GET",
+    path: "/api/health",
+    summary: "Version and the state of the database, queue and model (503 when the database is down)",
+    tag: "Operations",
+    access: "anyone",
+    response: health,
+  }),
+  openapi: endpoint({
+    method: "GET",
+    path: "/api/openapi.json",
+    summary: "This reference as an OpenAPI 3.1 document, generated from the endpoint contract",
+    tag: "Operations",
+    access: "anyone",
+    response: z.record(z.string(), z.unknown()),
+  }),
+};
