@@ -24,10 +24,10 @@ const COST_DEBOUNCE_MS = 600;
 /** Prices the definition as it is typed (debounced), with the server's own prompt building. */
 export function usePromptCost(fields: Required<PromptCostRequest>) {
   const [settled, setSettled] = useState(fields);
+  // The fields by content: a new object with the same text does not restart the wait.
   const key = JSON.stringify(fields);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the fields' content.
   useEffect(() => {
-    const timer = setTimeout(() => setSettled(fields), COST_DEBOUNCE_MS);
+    const timer = setTimeout(() => setSettled(JSON.parse(key)), COST_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [key]);
   return useQuery({
