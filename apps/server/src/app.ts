@@ -45,6 +45,8 @@ export interface Hearth {
   inference: InferenceService;
   storage: FileStorage;
   characters: CharacterService;
+  /** Every route registered, as "METHOD /path" (fastify's `:name` syntax), for the coverage test. */
+  routes: string[];
   close(): Promise<void>;
 }
 
@@ -79,6 +81,10 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     requestTimeout: 0,
     // Open event streams must not hold up a shutdown; clients resume them elsewhere.
     forceCloseConnections: true,
+  });
+  const routes: string[] = [];
+  app.addHook("onRoute", (r) => {
+    for (const method of [r.method].flat()) routes.push(`${method} ${r.url}`);
   });
   installErrorHandling(app);
   installInputHygiene(app);
@@ -136,6 +142,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     inference,
     storage,
     characters,
+    routes,
     async close() {
       if (closed) return;
       closed = true;

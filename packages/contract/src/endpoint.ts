@@ -13,7 +13,10 @@ export type EndpointAccess = "anyone" | "member" | "creator" | "admin" | "api-ke
 
 export interface EndpointDef {
   method: HttpMethod;
-  /** OpenAPI-style path with `{name}` parameters, e.g. `/api/characters/{id}`. */
+  /**
+   * OpenAPI-style path with `{name}` parameters, e.g. `/api/characters/{id}`; a trailing
+   * `{name+}` matches the rest of the path (fastify's `*`, its value in params `"*"`).
+   */
   path: string;
   /** One line for the reference. */
   summary: string;
@@ -65,12 +68,14 @@ export type HandlerResult<D extends EndpointDef> = D["response"] extends z.ZodTy
   ? z.input<D["response"]>
   : undefined;
 
-/** Fills `{name}` in an endpoint's path. */
+/** Fills `{name}` in an endpoint's path; `{name+}` takes the rest of the path, slashes kept. */
 export function pathOf(path: string, params: Record<string, string | number> | undefined): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  return path.replace(/\{(\w+)(\+?)\}/g, (_, name: string, rest: string) => {
     const value = params?.[name];
     if (value === undefined) throw new Error(`${path}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    return rest
+      ? String(value).split("/").map(encodeURIComponent).join("/")
+      : encodeURIComponent(String(value));
   });
 }
 

@@ -8,8 +8,8 @@ export interface RouteContext<D extends EndpointDef> extends ParsedInput<D> {
   reply: FastifyReply;
 }
 
-/** `/api/characters/{id}` → `/api/characters/:id` */
-export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+/** `/api/characters/{id}` → `/api/characters/:id`; a trailing `{key+}` (the rest of the path) → `*`. */
+export const fastifyPath = (path: string) => path.replace(/\{(\w+)\+\}$/, "*").replace(/\{(\w+)\}/g, ":$1");
 
 /**
  * Registers an endpoint from its contract declaration: params, query and body are parsed with
@@ -26,8 +26,12 @@ export function route<D extends EndpointDef>(
     method: def.method,
     url: fastifyPath(def.path),
     handler: async (req, reply) => {
+      const rest = /\{(\w+)\+\}$/.exec(def.path)?.[1];
+      const rawParams = rest
+        ? { ...(req.params as object), [rest]: (req.params as Record<string, string>)["*"] }
+        : req.params;
       const input = {
-        params: def.params ? parse(def.params, req.params) : undefined,
+        params: def.params ? parse(def.params, rawParams) : undefined,
         query: def.query ? parse(def.query, req.query) : undefined,
         body: def.body && def.body !== "multipart" ? parse(def.body, req.body ?? {}) : undefined,
       } as ParsedInput<D>;
