@@ -20,7 +20,7 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\+\}$/, "*").r
 export function route<D extends EndpointDef>(
   app: FastifyInstance,
   def: D,
-  handler: (ctx: RouteContext<D>) => Promise<HandlerResult<D> | FastifyReply | undefined>,
+  handler: (ctx: RouteContext<D>) => Promise<HandlerResult<D> | FastifyReply | undefined | void>,
 ): void {
   app.route({
     method: def.method,
