@@ -1,4 +1,4 @@
-import type { PromptSection, PromptTrim } from "@hearth/contract";
+import { type PromptSection, type PromptTrim, resolveMacros } from "@hearth/contract";
 import type { ChatTurn } from "../../ports/llm.ts";
 import { type CountTokens, cutDialogueLines, cutToTokens, shareBudget } from "./prompt-trim.ts";
 
@@ -93,12 +93,8 @@ const DEFINITION_WEIGHTS: Record<DefinitionSection, number> = {
 type DefinitionSection = Exclude<PromptSection, "examples" | "history">;
 type Definition = Record<DefinitionSection, string>;
 
-/** Resolves {{char}} and {{user}} (any case), and the older <BOT>/<USER> forms. */
-export function resolveMacros(text: string, charName: string, userName: string): string {
-  return text
-    .replace(/\{\{\s*char\s*\}\}|<BOT>/gi, charName)
-    .replace(/\{\{\s*user\s*\}\}|<USER>/gi, userName);
-}
+// The one macro rule, shared with the client (greetings on profiles).
+export { resolveMacros };
 
 export function buildPrompt(input: PromptInput): BuiltPrompt {
   const { character, persona, mode, countTokens: count } = input;
