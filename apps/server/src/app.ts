@@ -88,7 +88,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   });
   installErrorHandling(app);
   installInputHygiene(app);
-  installMetrics(app);
+  installMetrics(app, config.metricsToken);
   await app.register(cookie);
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {

@@ -48,6 +48,7 @@ const envSchema = z.object({
   /** Where to look for model servers on this machine: `auto` (Ollama, LM Studio, llama.cpp, vLLM), `off`, or base URLs. */
   HEARTH_LOCAL_SERVERS: z.string().default("auto"),
   HEARTH_API_KEY: z.string().min(16).optional(),
+  HEARTH_METRICS_TOKEN: z.string().min(16).optional(),
   HEARTH_SEED_DEMO: z.stringbool().default(true),
   HEARTH_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   HEARTH_DAILY_LIMIT_GUEST: z.coerce.number().int().min(0).default(30),
@@ -109,6 +110,8 @@ export interface Config {
   };
   /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
   apiKey: string | null;
+  /** Bearer token /metrics asks for; unset leaves metrics open (e.g. behind a private network). */
+  metricsToken: string | null;
   /** Create the demo characters on the first start of an empty install. */
   seedDemo: boolean;
   /** API requests per minute per client address; 0 turns the limit off. */
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       localServers: localServers(e.HEARTH_LOCAL_SERVERS, e.PORT),
     },
     apiKey: e.HEARTH_API_KEY ?? null,
+    metricsToken: e.HEARTH_METRICS_TOKEN ?? null,
     seedDemo: e.HEARTH_SEED_DEMO,
     rateLimitPerMinute: e.HEARTH_RATE_LIMIT,
     dailyLimits: {

@@ -1,8 +1,23 @@
+import { timingSafeEqual } from "node:crypto";
+import { operationsEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { HttpError } from "./errors.ts";
+import { route } from "./route.ts";
 
-/** Prometheus metrics: process defaults plus request counts and latency by route. */
-export function installMetrics(app: FastifyInstance): Registry {
+/** Compares secrets in constant time (a length mismatch is an ordinary no). */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Prometheus metrics: process defaults plus request counts and latency by route. With a token
+ * set, /metrics answers only `Authorization: Bearer <token>` (route names and load are not
+ * everyone's business on a public server).
+ */
+export function installMetrics(app: FastifyInstance, token: string | null): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hearth_" });
   const requests = new Counter({
@@ -24,9 +39,11 @@ export function installMetrics(app: FastifyInstance): Registry {
     requests.inc({ method: req.method, route, status: reply.statusCode });
     latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
-  app.get("/metrics", async (_req, reply) => {
-    reply.header("content-type", registry.contentType);
-    return registry.metrics();
+  route(app, operationsEndpoints.metrics, async ({ req, reply }) => {
+    if (token && !sameSecret(req.headers.authorization ?? "", `Bearer ${token}`)) {
+      throw new HttpError(401, "unauthorized", "Metrics need the metrics token (Authorization: Bearer).");
+    }
+    return reply.header("content-type", registry.contentType).send(await registry.metrics());
   });
   return registry;
 }

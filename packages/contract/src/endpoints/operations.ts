@@ -12,6 +12,15 @@ export const operationsEndpoints = {
     access: "anyone",
     response: health,
   }),
+  metrics: endpoint({
+    method: "GET",
+    path: "/metrics",
+    summary: "Prometheus metrics (with HEARTH_METRICS_TOKEN set: `Authorization: Bearer` that token)",
+    tag: "Operations",
+    access: "anyone",
+    response: null,
+    file: "text/plain",
+  }),
   openapi: endpoint({
     method: "GET",
     path: "/api/openapi.json",

@@ -48,6 +48,31 @@ describe.each([
     expect(res.body).toContain("hearth_process_cpu_user_seconds_total");
   });
 
+  it("asks for the metrics token when one is set", async () => {
+    const token = "metrics-token-0123456789";
+    const guarded = await startTestHearth({ driver, redis, env: { HEARTH_METRICS_TOKEN: token } });
+    try {
+      const open = await guarded.app.inject({ method: "GET", url: "/metrics" });
+      expect(open.statusCode).toBe(401);
+      expect(open.json<ApiError>().code).toBe("unauthorized");
+      const wrong = await guarded.app.inject({
+        method: "GET",
+        url: "/metrics",
+        headers: { authorization: "Bearer nope" },
+      });
+      expect(wrong.statusCode).toBe(401);
+      const right = await guarded.app.inject({
+        method: "GET",
+        url: "/metrics",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(right.statusCode).toBe(200);
+      expect(right.body).toContain("hearth_process_cpu_user_seconds_total");
+    } finally {
+      await guarded.stop();
+    }
+  });
+
   it("answers unknown API paths with a JSON 404, never the web page", async () => {
     const res = await h.app.inject({ method: "GET", url: "/api/does-not-exist" });
     expect(res.statusCode).toBe(404);
