@@ -140,6 +140,7 @@ const hearth = (env: Record<string, string>, ...args: string[]) =>
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
 
+// Several real Hearth processes each: slow on a small shared machine, hence the longer limits.
 describe("CLI beside a running Hearth", () => {
   it("on the embedded database: refuses to write while it runs, and works once it stopped", async () => {
     const dataDir = tempDir();
@@ -175,7 +176,7 @@ describe("CLI beside a running Hearth", () => {
     const row = await findUserByEmailOrUsername(database.db, "op@example.com");
     await database.close();
     expect(row?.isAdmin).toBe(true);
-  });
+  }, 180_000);
 
   it("with DATABASE_URL: writes beside the running server, which sees them at once", async () => {
     const testDb = await createTestDatabase("postgres");
@@ -204,5 +205,5 @@ describe("CLI beside a running Hearth", () => {
     } finally {
       await testDb.drop();
     }
-  });
+  }, 120_000);
 });
