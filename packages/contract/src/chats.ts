@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { characterCard } from "./characters.ts";
+import { uuidParam } from "./endpoint.ts";
 import { errorCode } from "./errors.ts";
 import { promptTrim } from "./prompt.ts";
 
 export const TITLE_MAX = 50;
 export const CONVERSATION_PAGE_SIZE = 25;
+/** Messages per page when a chat opens or loads previous ones (the server's default). */
+export const MESSAGE_PAGE_SIZE = 30;
+/** The most conversations or messages one page may ask for. */
+export const CHAT_PAGE_MAX = 100;
 export const MESSAGE_MAX = 20_000;
+export const IMAGE_PROMPT_MAX = 2000;
 
 /** Message roles as the spec names them; `bot` is sent to the model as `assistant`. */
 export const messageRole = z.enum(["user", "bot"]);
@@ -51,8 +57,9 @@ export type Conversation = z.infer<typeof conversation>;
 
 /** GET /api/conversations?limit=25&last_id=... */
 export const conversationListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(CONVERSATION_PAGE_SIZE),
-  last_id: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(CHAT_PAGE_MAX).default(CONVERSATION_PAGE_SIZE),
+  /** The last conversation of the previous page. */
+  last_id: uuidParam.optional(),
 });
 export const conversationList = z.object({
   conversations: z.array(conversation),
@@ -63,7 +70,7 @@ export type ConversationList = z.infer<typeof conversationList>;
 
 /** POST /api/conversations */
 export const conversationCreate = z.object({
-  character_id: z.string().min(1).max(100),
+  character_id: uuidParam,
   user_persona_id: z.string().max(100).nullable().optional(),
 });
 export const conversationCreated = z.object({ conversation, messages: z.array(message) });
@@ -71,8 +78,9 @@ export type ConversationCreated = z.infer<typeof conversationCreated>;
 
 /** GET /api/conversations/{id}/messages?before=ID&limit=N: newest page first, each page oldest→newest. */
 export const messagePageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(30),
-  before: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(CHAT_PAGE_MAX).default(MESSAGE_PAGE_SIZE),
+  /** The oldest message already shown: the page before it. */
+  before: uuidParam.optional(),
 });
 export const messagePage = z.object({
   messages: z.array(message),
@@ -94,13 +102,13 @@ export type GenerateAction = z.infer<typeof generateAction>;
 
 /** POST /api/generate: every generation goes through this one call (spec §7). */
 export const generateRequest = z.object({
-  conversation_id: z.string().min(1).max(100),
+  conversation_id: uuidParam,
   type: z.enum(["text", "image"]).default("text"),
   action: generateAction,
   /** The user's message, for `send`. */
   content: z.string().trim().min(1, "Write something first").max(MESSAGE_MAX).optional(),
   /** The bot message to regenerate or continue (default: the last one). */
-  message_id: z.string().max(100).optional(),
+  message_id: uuidParam.optional(),
   model_id: z.string().max(200).optional(),
   settings: generationSettings.optional(),
 });
@@ -156,12 +164,12 @@ export const messageSelectAlternative = z.object({ alternative_index: z.number()
 export const messageEdit = z
   .object({
     content: z.string().trim().min(1, "A message cannot be empty").max(MESSAGE_MAX).optional(),
-    image_prompt: z.string().trim().min(1).max(2000).optional(),
+    image_prompt: z.string().trim().min(1).max(IMAGE_PROMPT_MAX).optional(),
   })
   .refine((v) => v.content !== undefined || v.image_prompt !== undefined, "Nothing to change");
 
 /** DELETE /api/conversations/{id}/messages?from=ID: that message and every one after it. */
-export const removeMessagesQuery = z.object({ from: z.string().min(1).max(100) });
+export const removeMessagesQuery = z.object({ from: uuidParam });
 export const removedMessages = z.object({ removed: z.number().int(), conversation });
 export type RemovedMessages = z.infer<typeof removedMessages>;
 
@@ -170,10 +178,20 @@ export const conversationClone = z
   .object({
     label: z.string().trim().min(1, "A title is required").max(TITLE_MAX),
     mode: z.enum(["full", "partial"]),
-    up_to_message_id: z.string().max(100).optional(),
+    up_to_message_id: uuidParam.optional(),
   })
   .refine((v) => v.mode === "full" || v.up_to_message_id, {
     message: "Choose the last message to include",
     path: ["up_to_message_id"],
   });
 export const clonedConversation = z.object({ conversation });
+export type ClonedConversation = z.infer<typeof clonedConversation>;
+
+/**
+ * The id of one event of a generation's stream, as the server sent it (`id:`): digits, or
+ * digits-digits on Redis Streams. A resume sends it back as Last-Event-ID (or `?after=`).
+ */
+export const generationEventId = z.string().regex(/^\d{1,20}(-\d{1,20})?$/, "Not an event id of this stream");
+
+/** GET /api/generations/{id}/events?after=ID: the events after that one (Last-Event-ID wins). */
+export const generationResumeQuery = z.object({ after: generationEventId.optional() });

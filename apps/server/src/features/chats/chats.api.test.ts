@@ -1,10 +1,18 @@
-import type { ApiError, Conversation, ConversationCreated, ConversationList } from "@hearth/contract";
+import type {
+  ApiError,
+  Conversation,
+  ConversationCreated,
+  ConversationList,
+  MessagePage,
+} from "@hearth/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 import { TEST_MODEL_PATH } from "../../../test/model.ts";
-import { appendMessage } from "./queries.ts";
+import { characters } from "../characters/schema.ts";
+import { appendMessage, findConversation } from "./queries.ts";
 
 describe.each(drivers)("conversations API on %s", (driver) => {
   let h: TestHearth;
@@ -55,6 +63,73 @@ describe.each(drivers)("conversations API on %s", (driver) => {
   it("signed-out requests are refused", async () => {
     const res = await fetch(`${base}/api/conversations`);
     expect(res.status).toBe(401);
+  });
+
+  it("ids that are not UUIDs answer 400 invalidRequest, before any lookup; signed out it is 401", async () => {
+    const { conversation, messages } = await start(owner.cookie);
+    const messageId = messages[0]?.id as string;
+    const bad = "not-a-uuid";
+    const cases: [string, string, unknown?][] = [
+      ["GET", `/api/conversations/${bad}`],
+      ["PATCH", `/api/conversations/${bad}`, { label: "x" }],
+      ["DELETE", `/api/conversations/${bad}`],
+      ["GET", `/api/conversations/${bad}/messages`],
+      ["DELETE", `/api/conversations/${bad}/messages?from=${messageId}`],
+      ["POST", `/api/conversations/${bad}/clone`, { label: "Copy", mode: "full" }],
+      ["GET", `/api/characters/${bad}/conversations`],
+      ["PUT", `/api/messages/${bad}/alternative`, { alternative_index: 0 }],
+      ["PATCH", `/api/messages/${bad}`, { content: "x" }],
+      ["PUT", `/api/messages/${bad}`, { content: "x" }],
+      ["GET", `/api/generations/${bad}/events`],
+      ["POST", `/api/generations/${bad}/stop`],
+      // Ids in bodies and queries too.
+      ["POST", "/api/conversations", { character_id: bad }],
+      ["GET", `/api/conversations?last_id=${bad}`],
+      ["GET", `/api/conversations/${conversation.id}/messages?before=${bad}`],
+      ["DELETE", `/api/conversations/${conversation.id}/messages?from=${bad}`],
+      [
+        "POST",
+        `/api/conversations/${conversation.id}/clone`,
+        { label: "Copy", mode: "partial", up_to_message_id: bad },
+      ],
+      ["POST", "/api/generate", { conversation_id: bad, action: "send", content: "hi" }],
+      ["POST", "/api/generate", { conversation_id: conversation.id, action: "continue", message_id: bad }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await call(owner.cookie, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(((await res.json()) as ApiError).code, `${method} ${path}`).toBe("invalidRequest");
+      // Who may not call it at all hears that first, whatever they sent.
+      expect((await call("", method, path, body)).status, `signed out: ${method} ${path}`).toBe(401);
+    }
+    // A resume point that is not one of the stream's event ids is refused the same way.
+    const resume = await call(owner.cookie, "GET", `/api/generations/${crypto.randomUUID()}/events?after=x`);
+    expect(resume.status).toBe(400);
+  });
+
+  it("a chat whose character was deleted answers 404 notFound: read, rename, remove messages, clone", async () => {
+    const doomed = await insertTestCharacter(h.database.db, owner.id, { name: "Doomed" });
+    const { conversation, messages } = await start(owner.cookie, doomed.id);
+    await h.database.db.update(characters).set({ deletedAt: new Date() }).where(eq(characters.id, doomed.id));
+    const cases: [string, string, unknown?][] = [
+      ["GET", `/api/conversations/${conversation.id}`],
+      ["PATCH", `/api/conversations/${conversation.id}`, { label: "Renamed" }],
+      ["DELETE", `/api/conversations/${conversation.id}/messages?from=${messages[0]?.id}`],
+      ["POST", `/api/conversations/${conversation.id}/clone`, { label: "Copy", mode: "full" }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await call(owner.cookie, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(((await res.json()) as ApiError).code, `${method} ${path}`).toBe("notFound");
+    }
+    // Nothing was changed on the way.
+    const page = (await (
+      await call(owner.cookie, "GET", `/api/conversations/${conversation.id}/messages`)
+    ).json()) as MessagePage;
+    expect(page.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
+    expect((await findConversation(h.database.db, conversation.id))?.label).toBeNull();
+    // It can still be deleted.
+    expect((await call(owner.cookie, "DELETE", `/api/conversations/${conversation.id}`)).status).toBe(204);
   });
 
   it("another user's conversation does not exist for them, nor for an admin", async () => {

@@ -1,9 +1,8 @@
-import { conversationClone, messageEdit, removeMessagesQuery } from "@hearth/contract";
+import { chatEndpoints, type HandlerResult } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
-import { parse } from "../../http/validate.ts";
+import { type RouteContext, route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/auth.ts";
 import type { Viewer } from "../accounts/viewer.ts";
@@ -13,9 +12,7 @@ import { toMessage } from "./mappers.ts";
 import { assertOwnsConversation } from "./policy.ts";
 import { findConversation, findMessage } from "./queries.ts";
 import type { ConversationRow, MessageRow } from "./schema.ts";
-import { withCards } from "./service.ts";
-
-const idParams = z.object({ id: z.string().min(1).max(100) });
+import { withCard } from "./service.ts";
 
 /** Changing history while a reply is written would race the worker; the user waits or stops it. */
 function assertIdle(conversation: ConversationRow) {
@@ -41,55 +38,63 @@ export async function chatEditRoutes(
   app: FastifyInstance,
   { db, auth, storage }: { db: Db; auth: Auth; storage: FileStorage },
 ) {
-  const edit = async (
-    req: { params: unknown; body: unknown; headers: Record<string, unknown> } & Parameters<
-      typeof requireViewer
-    >[1],
-  ) => {
+  // Signed-in viewers only (guests too), checked before the input is read.
+  app.addHook("preHandler", async (req) => {
+    await requireViewer(auth, req);
+  });
+
+  /** PATCH and PUT /api/messages/{id} are the same edit. */
+  const edit = async ({
+    req,
+    params,
+    body: change,
+  }: RouteContext<typeof chatEndpoints.editMessage>): Promise<
+    HandlerResult<typeof chatEndpoints.editMessage>
+  > => {
     const viewer = await requireViewer(auth, req);
-    const { message, conversation } = await ownedMessage(db, viewer, parse(idParams, req.params).id);
-    const change = parse(messageEdit, req.body);
+    const { message, conversation } = await ownedMessage(db, viewer, params.id);
     assertIdle(conversation);
+    if (change.image_prompt !== undefined && !message.imagePrompt)
+      throw new HttpError(400, "invalidRequest", "This message has no image prompt to edit.");
     let updated: MessageRow | null = message;
     if (change.content !== undefined) updated = await editMessageText(db, message.id, change.content);
-    if (change.image_prompt !== undefined) {
-      if (!message.imagePrompt)
-        throw new HttpError(400, "invalidRequest", "This message has no image prompt to edit.");
+    if (updated && change.image_prompt !== undefined)
       updated = await editImagePrompt(db, message.id, change.image_prompt);
-    }
-    return toMessage(updated as MessageRow);
+    // Removed meanwhile (its conversation deleted, say).
+    if (!updated) throw notFound("No such message.");
+    return toMessage(updated);
   };
-  app.put("/api/messages/:id", edit);
-  app.patch("/api/messages/:id", edit);
+  route(app, chatEndpoints.editMessage, edit);
+  route<typeof chatEndpoints.replaceMessage>(app, chatEndpoints.replaceMessage, edit);
 
-  app.delete("/api/conversations/:id/messages", async (req) => {
+  route(app, chatEndpoints.removeMessagesFrom, async ({ req, params, query }) => {
     const viewer = await requireViewer(auth, req);
-    const conversation = await findConversation(db, parse(idParams, req.params).id);
+    const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
-    const { from } = parse(removeMessagesQuery, req.query);
-    const start = await findMessage(db, from);
+    const start = await findMessage(db, query.from);
     if (!start || start.conversationId !== conversation.id)
       throw notFound("No such message in this conversation.");
     assertIdle(conversation);
+    // A chat whose character was deleted is not changed: 404, as reading it answers.
+    await withCard(db, storage, conversation);
     const result = await removeMessagesFrom(db, start);
-    const [full] = await withCards(db, storage, result.conversation ? [result.conversation] : []);
-    return { removed: result.removed, conversation: full };
+    if (!result.conversation) throw notFound("No such conversation.");
+    return { removed: result.removed, conversation: await withCard(db, storage, result.conversation) };
   });
 
-  app.post("/api/conversations/:id/clone", async (req, reply) => {
+  route(app, chatEndpoints.clone, async ({ req, params, body }) => {
     const viewer = await requireViewer(auth, req);
-    const source = await findConversation(db, parse(idParams, req.params).id);
+    const source = await findConversation(db, params.id);
     assertOwnsConversation(viewer, source);
-    const body = parse(conversationClone, req.body);
     assertIdle(source);
+    await withCard(db, storage, source);
     let upToSeq: number | null = null;
     if (body.mode === "partial") {
-      const last = await findMessage(db, body.up_to_message_id as string);
+      const last = body.up_to_message_id ? await findMessage(db, body.up_to_message_id) : null;
       if (!last || last.conversationId !== source.id) throw notFound("No such message in this conversation.");
       upToSeq = last.seq;
     }
     const clone = await cloneConversation(db, source, { label: body.label, upToSeq });
-    const [conversation] = await withCards(db, storage, [clone]);
-    return reply.status(201).send({ conversation });
+    return { conversation: await withCard(db, storage, clone) };
   });
 }

@@ -1,17 +1,8 @@
-import {
-  type ConversationList,
-  conversationCreate,
-  conversationListQuery,
-  conversationUpdate,
-  type MessagePage,
-  messagePageQuery,
-  messageSelectAlternative,
-} from "@hearth/contract";
+import { chatEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
-import { parse } from "../../http/validate.ts";
+import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/auth.ts";
 import { requireViewer } from "../accounts/viewer.ts";
@@ -26,96 +17,92 @@ import {
   selectAlternative,
   updateConversation,
 } from "./queries.ts";
-import { assertOwnPersona, chattableCharacter, startConversation, withCards } from "./service.ts";
-
-const idParams = z.object({ id: z.string().min(1).max(100) });
+import { assertOwnPersona, chattableCharacter, startConversation, withCard, withCards } from "./service.ts";
 
 export async function chatRoutes(
   app: FastifyInstance,
   { db, auth, storage }: { db: Db; auth: Auth; storage: FileStorage },
 ) {
-  app.post("/api/conversations", async (req, reply) => {
+  // Every route here is for a signed-in viewer (guests too): checked before the input is read,
+  // so a signed-out caller hears 401 whatever it sent. The viewer is resolved once per request.
+  app.addHook("preHandler", async (req) => {
+    await requireViewer(auth, req);
+  });
+
+  route(app, chatEndpoints.create, async ({ req, body }) => {
     const viewer = await requireViewer(auth, req);
-    const body = parse(conversationCreate, req.body);
-    const created = await startConversation(db, storage, viewer, {
+    return startConversation(db, storage, viewer, {
       characterId: body.character_id,
       userPersonaId: body.user_persona_id ?? null,
     });
-    return reply.status(201).send(created);
   });
 
-  app.get("/api/conversations", async (req): Promise<ConversationList> => {
+  route(app, chatEndpoints.list, async ({ req, query }) => {
     const viewer = await requireViewer(auth, req);
-    const query = parse(conversationListQuery, req.query);
     const page = await listConversations(db, viewer.id, { limit: query.limit, lastId: query.last_id });
     return { conversations: await withCards(db, storage, page.rows), is_last_id: page.isLast };
   });
 
-  app.get("/api/characters/:id/conversations", async (req): Promise<ConversationList> => {
+  route(app, chatEndpoints.listForCharacter, async ({ req, params, query }) => {
     const viewer = await requireViewer(auth, req);
-    const { id } = parse(idParams, req.params);
-    await chattableCharacter(db, viewer, id);
-    const query = parse(conversationListQuery, req.query);
+    await chattableCharacter(db, viewer, params.id);
     const page = await listConversations(db, viewer.id, {
       limit: query.limit,
       lastId: query.last_id,
-      characterId: id,
+      characterId: params.id,
     });
     return { conversations: await withCards(db, storage, page.rows), is_last_id: page.isLast };
   });
 
-  app.get("/api/conversations/:id", async (req) => {
+  route(app, chatEndpoints.get, async ({ req, params }) => {
     const viewer = await requireViewer(auth, req);
-    const conversation = await findConversation(db, parse(idParams, req.params).id);
+    const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
-    const [full] = await withCards(db, storage, [conversation]);
-    if (!full) throw notFound("This conversation's character no longer exists.");
-    return full;
+    return withCard(db, storage, conversation);
   });
 
-  app.patch("/api/conversations/:id", async (req) => {
+  route(app, chatEndpoints.update, async ({ req, params, body: change }) => {
     const viewer = await requireViewer(auth, req);
-    const conversation = await findConversation(db, parse(idParams, req.params).id);
+    const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
-    const change = parse(conversationUpdate, req.body);
+    // A chat whose character was deleted cannot be changed (nor read): 404 before any write.
+    await withCard(db, storage, conversation);
     await assertOwnPersona(db, viewer, change.user_persona_id);
     const updated = await updateConversation(db, conversation.id, {
       ...(change.label !== undefined && { label: change.label }),
       ...(change.user_persona_id !== undefined && { userPersonaId: change.user_persona_id }),
       ...(change.voiceId !== undefined && { voiceId: change.voiceId }),
     });
-    const [full] = await withCards(db, storage, updated ? [updated] : []);
-    return full;
+    // Deleted meanwhile.
+    if (!updated) throw notFound("No such conversation.");
+    return withCard(db, storage, updated);
   });
 
-  app.delete("/api/conversations/:id", async (req, reply) => {
+  route(app, chatEndpoints.remove, async ({ req, params }) => {
     const viewer = await requireViewer(auth, req);
-    const conversation = await findConversation(db, parse(idParams, req.params).id);
+    const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
     await deleteConversation(db, conversation.id);
-    return reply.status(204).send();
   });
 
-  app.get("/api/conversations/:id/messages", async (req): Promise<MessagePage> => {
+  route(app, chatEndpoints.messages, async ({ req, params, query }) => {
     const viewer = await requireViewer(auth, req);
-    const conversation = await findConversation(db, parse(idParams, req.params).id);
+    const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
-    const query = parse(messagePageQuery, req.query);
     const page = await messagePage(db, conversation.id, { limit: query.limit, before: query.before });
     return { messages: page.rows.map(toMessage), has_more: page.hasMore };
   });
 
-  app.put("/api/messages/:id/alternative", async (req) => {
+  route(app, chatEndpoints.selectAlternative, async ({ req, params, body }) => {
     const viewer = await requireViewer(auth, req);
-    const message = await findMessage(db, parse(idParams, req.params).id);
+    const message = await findMessage(db, params.id);
     const conversation = message ? await findConversation(db, message.conversationId) : null;
     assertOwnsConversation(viewer, conversation);
     if (!message) throw notFound("No such message.");
-    const { alternative_index } = parse(messageSelectAlternative, req.body);
     if (conversation.activeGenerationId) {
       throw new HttpError(409, "conflict", "Wait for the reply being written to finish.");
     }
-    const updated = await selectAlternative(db, message.id, alternative_index);
+    const updated = await selectAlternative(db, message.id, body.alternative_index);
     if (!updated) throw new HttpError(400, "invalidRequest", "This message has no such alternative.");
     return toMessage(updated);
   });

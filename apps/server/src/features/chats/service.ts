@@ -1,11 +1,12 @@
 import {
   type CharacterCard,
-  CONVERSATION_PAGE_SIZE,
   type Conversation,
   type ConversationCreated,
+  MESSAGE_PAGE_SIZE,
 } from "@hearth/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/viewer.ts";
 import { findCardRows, toCard } from "../characters/index.ts";
@@ -51,7 +52,7 @@ export async function startConversation(
   const unstarted = await findUnstartedConversation(db, viewer.id, character.id, input.userPersonaId);
   if (unstarted) {
     const [conversation] = await withCards(db, storage, [unstarted]);
-    const page = await messagePage(db, unstarted.id, { limit: CONVERSATION_PAGE_SIZE });
+    const page = await messagePage(db, unstarted.id, { limit: MESSAGE_PAGE_SIZE });
     return { conversation: conversation as Conversation, messages: page.rows.map(toMessage) };
   }
   const userName = (await resolvePersonaForPrompt(db, viewer.id, input.userPersonaId)).name;
@@ -81,4 +82,11 @@ export async function withCards(
     const card = byId.get(r.characterId);
     return card ? [toConversation(r, card)] : [];
   });
+}
+
+/** One conversation with its character's card; 404 once the character is gone (or deleted). */
+export async function withCard(db: Db, storage: FileStorage, row: ConversationRow): Promise<Conversation> {
+  const [full] = await withCards(db, storage, [row]);
+  if (!full) throw notFound("This conversation's character no longer exists.");
+  return full;
 }

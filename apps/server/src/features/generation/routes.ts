@@ -1,6 +1,6 @@
-import { generateRequest } from "@hearth/contract";
+import { generationEndpoints, generationEventId } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import { route } from "../../http/route.ts";
 import { parse } from "../../http/validate.ts";
 import type { Auth } from "../accounts/auth.ts";
 import { requireViewer } from "../accounts/viewer.ts";
@@ -13,8 +13,6 @@ import { GENERATE_JOB, type GenerationDeps, startGeneration } from "./service.ts
 import { openEventStream, pipeGeneration } from "./sse.ts";
 import { controlStream } from "./streams.ts";
 
-const idParams = z.object({ id: z.uuid() });
-const resumeQuery = z.object({ after: z.string().max(100).optional() });
 const FINAL = new Set(["done", "stopped", "failed", "interrupted"]);
 /** How long a resume of a finished generation looks for its kept events before answering from the database. */
 const REPLAY_WAIT_MS = 1000;
@@ -22,27 +20,38 @@ const REPLAY_WAIT_MS = 1000;
 export async function generationRoutes(app: FastifyInstance, deps: GenerationDeps & { auth: Auth }) {
   const { db, bus, auth } = deps;
 
+  // Signed-in viewers only (guests too), checked before the input is read.
+  app.addHook("preHandler", async (req) => {
+    await requireViewer(auth, req);
+  });
+
   /** The one generation call (spec §7): JSON errors before anything starts, then an event stream. */
-  app.post("/api/generate", async (req, reply) => {
+  route(app, generationEndpoints.generate, async ({ req, reply, body }) => {
     const viewer = await requireViewer(auth, req);
-    const started = await startGeneration(deps, viewer, parse(generateRequest, req.body));
+    const started = await startGeneration(deps, viewer, body);
     const out = openEventStream(reply);
     const position = await deps.queue.waitingCount(GENERATE_JOB).catch(() => 0);
     const timeLeft = estimatedWaitSeconds(position, deps.config.llm.sequences);
     out.send({ type: "queued", generation_id: started.generationId, position, time_left_s: timeLeft });
     await pipeGeneration(bus, started.generationId, "0", out);
+    return reply;
   });
 
   /** Resume after a dropped connection or a reload: everything after Last-Event-ID. */
-  app.get("/api/generations/:id/events", async (req, reply) => {
+  route(app, generationEndpoints.events, async ({ req, reply, params, query }) => {
     const viewer = await requireViewer(auth, req);
-    const generation = await findGeneration(db, parse(idParams, req.params).id);
+    const generation = await findGeneration(db, params.id);
     const conversation = generation ? await findConversation(db, generation.conversationId) : null;
     assertOwnsConversation(viewer, conversation);
-    if (!generation) return;
-    const after = String(req.headers["last-event-id"] ?? parse(resumeQuery, req.query).after ?? "0");
+    if (!generation) return reply;
+    // The header is the browser's (or our client's) resume point; checked like the query's.
+    const header = req.headers["last-event-id"];
+    const after = header === undefined ? (query.after ?? "0") : parse(generationEventId, header);
     const out = openEventStream(reply);
-    if (!FINAL.has(generation.status)) return pipeGeneration(bus, generation.id, after, out);
+    if (!FINAL.has(generation.status)) {
+      await pipeGeneration(bus, generation.id, after, out);
+      return reply;
+    }
     // Finished: its events are kept for a while; once they have expired the stored reply says everything.
     const replayed = await pipeGeneration(bus, generation.id, after, out, REPLAY_WAIT_MS);
     if (!replayed) {
@@ -57,15 +66,15 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
       });
     }
     out.end();
+    return reply;
   });
 
   /** Stop keeps what was written; the worker (in whichever process) hears it through the bus. */
-  app.post("/api/generations/:id/stop", async (req, reply) => {
+  route(app, generationEndpoints.stop, async ({ req, params }) => {
     const viewer = await requireViewer(auth, req);
-    const generation = await findGeneration(db, parse(idParams, req.params).id);
+    const generation = await findGeneration(db, params.id);
     assertOwnsConversation(viewer, generation ? await findConversation(db, generation.conversationId) : null);
     if (generation && !FINAL.has(generation.status))
       await bus.append(controlStream(generation.id), { type: "stop" });
-    return reply.status(204).send();
   });
 }
