@@ -283,6 +283,10 @@ describe("chat with the bundled model", () => {
     );
     await expect.poll(() => userBubbles(page).count()).toBe(0);
     expect(await demoNotice.count()).toBe(0);
+    // A chat nobody has written in is not a saved chat yet: write in it first.
+    await messageBox(page).fill("A new voyage, then.");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await waitIdle(page);
     await page.getByRole("button", { name: "Chat menu" }).click();
     await page.getByRole("menuitem", { name: "View Saved Chats" }).click();
     await page.getByRole("heading", { level: 1, name: "Last Conversations with Captain Mirelle" }).waitFor();
