@@ -1,26 +1,23 @@
-import type {
-  Conversation,
-  ConversationCreated,
-  ConversationList,
-  conversationClone,
-  conversationUpdate,
-  Message,
-  MessagePage,
-  messageEdit,
-  RemovedMessages,
+import {
+  CONVERSATION_PAGE_SIZE,
+  type Conversation,
+  type ConversationCreated,
+  chatEndpoints,
+  type conversationClone,
+  type conversationUpdate,
+  generationEndpoints,
+  MESSAGE_PAGE_SIZE,
+  type MessagePage,
+  type messageEdit,
+  modelEndpoints,
 } from "@hearth/contract";
-import { modelEndpoints } from "@hearth/contract";
-import { chatLimits } from "@hearth/contract/labels";
 import { infiniteQueryOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
-import { ApiRequestError, api, apiRequest } from "../../lib/api.ts";
+import { ApiRequestError } from "../../lib/api.ts";
 import { call } from "../../lib/client.ts";
 import { runGenerationStream } from "./generation-stream.ts";
 
 /** Conversations and messages (chat-and-characters §7), served by apps/server features/chats. */
-
-/** Messages per page when opening a chat or loading previous ones (the server's default). */
-export const MESSAGE_PAGE_SIZE = 30;
 
 const root = ["conversations"] as const;
 export const chatKeys = {
@@ -31,13 +28,10 @@ export const chatKeys = {
   newestPage: (id: string) => [...root, "messages", id] as const,
 };
 
-const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
-const characterPath = (id: string) => `/api/characters/${encodeURIComponent(id)}`;
-
 export const conversationQuery = (id: string) =>
   queryOptions({
     queryKey: chatKeys.detail(id),
-    queryFn: ({ signal }) => api.get<Conversation>(conversationPath(id), undefined, signal),
+    queryFn: ({ signal }) => call(chatEndpoints.get, { params: { id }, signal }),
   });
 
 /**
@@ -47,20 +41,30 @@ export const conversationQuery = (id: string) =>
 export const newestMessagesQuery = (id: string) =>
   queryOptions({
     queryKey: chatKeys.newestPage(id),
-    queryFn: ({ signal }) =>
-      api.get<MessagePage>(`${conversationPath(id)}/messages`, { limit: MESSAGE_PAGE_SIZE }, signal),
+    queryFn: ({ signal }) => fetchNewestMessages(id, signal),
     // The screen copies the page into its own state once; a background refetch would not show.
     staleTime: 0,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
 
+/** The newest page of a chat's messages. */
+export function fetchNewestMessages(id: string, signal?: AbortSignal): Promise<MessagePage> {
+  return call(chatEndpoints.messages, { params: { id }, query: { limit: MESSAGE_PAGE_SIZE }, signal });
+}
+
+/** The page before a message already shown. */
 export function fetchMessagesBefore(id: string, before: string): Promise<MessagePage> {
-  return api.get<MessagePage>(`${conversationPath(id)}/messages`, { limit: MESSAGE_PAGE_SIZE, before });
+  return call(chatEndpoints.messages, { params: { id }, query: { limit: MESSAGE_PAGE_SIZE, before } });
+}
+
+/** One chat, read again (the cached query is left to the caller). */
+export function fetchConversation(id: string): Promise<Conversation> {
+  return call(chatEndpoints.get, { params: { id } });
 }
 
 /** Newest first, whatever order the server used. */
-function byRecency(list: ConversationList): ConversationList {
+function byRecency<L extends { conversations: Conversation[] }>(list: L): L {
   const conversations = [...list.conversations].sort(
     (a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at),
   );
@@ -71,20 +75,14 @@ export const characterConversationsQuery = (characterId: string) =>
   queryOptions({
     queryKey: chatKeys.byCharacter(characterId),
     queryFn: async ({ signal }) =>
-      byRecency(
-        await api.get<ConversationList>(`${characterPath(characterId)}/conversations`, undefined, signal),
-      ),
+      byRecency(await call(chatEndpoints.listForCharacter, { params: { id: characterId }, signal })),
   });
 
 /** /chats: 25 at a time, the next page after the last id seen. */
 export const conversationListQuery = infiniteQueryOptions({
   queryKey: chatKeys.list,
   queryFn: ({ pageParam, signal }) =>
-    api.get<ConversationList>(
-      "/api/conversations",
-      { limit: chatLimits.conversationPage, last_id: pageParam },
-      signal,
-    ),
+    call(chatEndpoints.list, { query: { limit: CONVERSATION_PAGE_SIZE, last_id: pageParam }, signal }),
   initialPageParam: undefined as string | undefined,
   getNextPageParam: (last) => (last.is_last_id ? undefined : last.conversations.at(-1)?.id),
 });
@@ -109,7 +107,7 @@ export async function createConversation(
   queryClient: QueryClient,
   characterId: string,
 ): Promise<ConversationCreated> {
-  const created = await api.post<ConversationCreated>("/api/conversations", { character_id: characterId });
+  const created = await call(chatEndpoints.create, { body: { character_id: characterId } });
   queryClient.setQueryData(chatKeys.detail(created.conversation.id), created.conversation);
   queryClient.setQueryData<MessagePage>(chatKeys.newestPage(created.conversation.id), {
     messages: created.messages,
@@ -121,41 +119,37 @@ export async function createConversation(
 }
 
 export function deleteConversation(id: string): Promise<void> {
-  return api.delete<void>(conversationPath(id));
+  return call(chatEndpoints.remove, { params: { id } });
 }
 
-export function selectAlternative(messageId: string, index: number): Promise<Message> {
-  return api.put<Message>(`/api/messages/${encodeURIComponent(messageId)}/alternative`, {
-    alternative_index: index,
+export function selectAlternative(messageId: string, index: number) {
+  return call(chatEndpoints.selectAlternative, {
+    params: { id: messageId },
+    body: { alternative_index: index },
   });
 }
 
 export function stopGeneration(generationId: string): Promise<void> {
-  return api.post<void>(`/api/generations/${encodeURIComponent(generationId)}/stop`);
+  return call(generationEndpoints.stop, { params: { id: generationId } });
 }
 
 // --- Chat tools: edit, remove, clone, title, persona (chat-and-characters §2, §4, §5) --------
 
-const messagePath = (id: string) => `/api/messages/${encodeURIComponent(id)}`;
-
 /** New text or image prompt of one message; 409 while a reply is being written. */
 export function editMessage(id: string, change: z.input<typeof messageEdit>) {
-  return api.put<Message>(messagePath(id), change);
+  return call(chatEndpoints.replaceMessage, { params: { id }, body: change });
 }
 
 /** Removes that message and every one after it. */
 export function removeMessagesFrom(conversationId: string, fromMessageId: string) {
-  return apiRequest<RemovedMessages>(`${conversationPath(conversationId)}/messages`, {
-    method: "DELETE",
+  return call(chatEndpoints.removeMessagesFrom, {
+    params: { id: conversationId },
     query: { from: fromMessageId },
   });
 }
 
 export function cloneConversation(conversationId: string, body: z.input<typeof conversationClone>) {
-  return api.post<Pick<ConversationCreated, "conversation">>(
-    `${conversationPath(conversationId)}/clone`,
-    body,
-  );
+  return call(chatEndpoints.clone, { params: { id: conversationId }, body });
 }
 
 /** Changes the title or the persona; the answer is seeded into the caches the screens read. */
@@ -164,7 +158,7 @@ export async function updateConversation(
   id: string,
   change: z.input<typeof conversationUpdate>,
 ): Promise<Conversation> {
-  const updated = await api.patch<Conversation>(conversationPath(id), change);
+  const updated = await call(chatEndpoints.update, { params: { id }, body: change });
   queryClient.setQueryData<Conversation>(chatKeys.detail(id), (current) =>
     current ? { ...current, ...updated, active_generation_id: current.active_generation_id } : updated,
   );

@@ -1,4 +1,10 @@
-import type { ApiError, GenerateRequest, GenerationEvent } from "@hearth/contract";
+import {
+  type ApiError,
+  type EndpointInput,
+  type GenerationEvent,
+  generationEndpoints,
+  pathOf,
+} from "@hearth/contract";
 import { ApiRequestError } from "../../lib/api.ts";
 import { readSse } from "./sse.ts";
 
@@ -8,9 +14,12 @@ import { readSse } from "./sse.ts";
  * final event is picked up again where it stopped, so a reply survives a network blip.
  */
 
+/** Where a generation starts and where a running one resumes: the contract's declarations. */
+const { generate, events: resume } = generationEndpoints;
+
 export interface GenerationStreamOptions {
   /** Starts a new generation. */
-  request?: GenerateRequest;
+  request?: EndpointInput<typeof generate>["body"];
   /** Or follows one already running (a chat opened while its reply is being written). */
   generationId?: string;
   signal: AbortSignal;
@@ -103,8 +112,8 @@ export async function runGenerationStream(options: GenerationStreamOptions): Pro
       try {
         if (first && request) {
           posted = true;
-          response = await fetch("/api/generate", {
-            method: "POST",
+          response = await fetch(pathOf(generate.path, undefined), {
+            method: generate.method,
             credentials: "include",
             headers: jsonHeaders,
             body: JSON.stringify(request),
@@ -112,7 +121,8 @@ export async function runGenerationStream(options: GenerationStreamOptions): Pro
           });
         } else {
           if (!generationId) throw connectionLost(); // it dropped before the server named it
-          response = await fetch(`/api/generations/${encodeURIComponent(generationId)}/events`, {
+          response = await fetch(pathOf(resume.path, { id: generationId }), {
+            method: resume.method,
             credentials: "include",
             headers: {
               accept: "text/event-stream",

@@ -1,3 +1,4 @@
+import { IMAGE_PROMPT_MAX } from "@hearth/contract";
 import { chatLimits } from "@hearth/contract/labels";
 import { Check, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
@@ -67,7 +68,7 @@ export function MessageEditor({ kind, initial, saving, onSave, onCancel }: Messa
         ref={box}
         value={text}
         rows={1}
-        maxLength={kind === "text" ? chatLimits.message : 2000}
+        maxLength={kind === "text" ? chatLimits.message : IMAGE_PROMPT_MAX}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         disabled={saving}

@@ -8,11 +8,12 @@ import type {
 } from "@hearth/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { errorMessage, isApiRequestError } from "../../lib/api.ts";
 import {
   chatKeys,
+  fetchConversation,
   fetchMessagesBefore,
-  MESSAGE_PAGE_SIZE,
+  fetchNewestMessages,
   selectAlternative as putAlternative,
   stopGeneration,
 } from "./api.ts";
@@ -114,10 +115,8 @@ export function useChat(
   const resync = useCallback(async () => {
     try {
       const [page, fresh] = await Promise.all([
-        api.get<MessagePage>(`/api/conversations/${encodeURIComponent(conversationId)}/messages`, {
-          limit: MESSAGE_PAGE_SIZE,
-        }),
-        api.get<Conversation>(`/api/conversations/${encodeURIComponent(conversationId)}`),
+        fetchNewestMessages(conversationId),
+        fetchConversation(conversationId),
       ]);
       if (!mounted.current) return;
       queryClient.setQueryData(chatKeys.detail(conversationId), fresh);
@@ -195,9 +194,7 @@ export function useChat(
         // before the server named it: follow that one instead of reporting an error.
         const lostEarly = isApiRequestError(error) && error.status === 0 && !begin.generationId;
         if (code === "conflict" || lostEarly) {
-          const fresh = await api
-            .get<Conversation>(`/api/conversations/${encodeURIComponent(conversationId)}`)
-            .catch(() => null);
+          const fresh = await fetchConversation(conversationId).catch(() => null);
           if (fresh?.active_generation_id && mounted.current && controllerRef.current === controller) {
             queryClient.setQueryData(chatKeys.detail(conversationId), fresh);
             if (code === "conflict") dispatch({ type: "generation/superseded" });
