@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { characterLimits as limits } from "./labels.ts";
 import { promptCost } from "./prompt.ts";
 
 /** Visibility values (chat-and-characters §4). Share is offered for public or hidden bots. */
@@ -18,35 +19,48 @@ export const moderationReport = z.object({
 });
 export type ModerationReport = z.infer<typeof moderationReport>;
 
-export const MAX_TAGS = 12;
+// Field limits live in labels.ts (`characterLimits`, free of zod, for the web's forms); the
+// schemas below read them from there, so a limit is written once.
+export const MAX_TAGS = limits.tags;
 const tag = z
   .string()
   .trim()
   .toLowerCase()
   .min(1)
-  .max(32)
+  .max(limits.tag)
   .regex(/^[\p{L}\p{N} _&'+-]+$/u, "Tags use letters, digits, spaces and - _ & ' +");
+
+/** Character lists (browse, My Chatbots, favorites): a page's size unless asked, and the most. */
+export const CHARACTER_PAGE_SIZE = 24;
+export const CHARACTER_PAGE_MAX = 60;
+/** Tag chips (GET /api/characters/tags): how many unless asked, and the most. */
+export const TAG_LIST_SIZE = 30;
+export const TAG_LIST_MAX = 100;
+/** The longest search text a list accepts. */
+export const SEARCH_MAX = 100;
+/** The longest name a creator page's path may carry (usernames are shorter; this only caps input). */
+export const CREATOR_NAME_MAX = 64;
 
 /** Limits sized for real cards (long personas and example dialogues), not for abuse. */
 const text = (max: number) => z.string().max(max, `At most ${max} characters`);
 
 export const characterFields = z.object({
-  name: z.string().trim().min(1, "A name is required").max(100),
-  title: text(200).default(""),
-  greeting: text(20_000).default(""),
-  persona: text(50_000).default(""),
-  scenario: text(20_000).default(""),
-  dialogue: text(50_000).default(""),
+  name: z.string().trim().min(1, "A name is required").max(limits.name),
+  title: text(limits.title).default(""),
+  greeting: text(limits.greeting).default(""),
+  persona: text(limits.persona).default(""),
+  scenario: text(limits.scenario).default(""),
+  dialogue: text(limits.dialogue).default(""),
   tags: z.array(tag).max(MAX_TAGS, `You can keep only ${MAX_TAGS} tags !`).default([]),
   avatar_is_nsfw: z.boolean().default(false),
   definition_visible: z.boolean().default(false),
   visibility: visibility.default("private"),
-  language: z.string().trim().min(2).max(16).default("en"),
+  language: z.string().trim().min(limits.language_min).max(limits.language_max).default("en"),
   is_nsfw: z.boolean().default(false),
-  alternate_greetings: z.array(text(20_000)).max(50).default([]),
-  system_prompt: text(20_000).default(""),
-  post_history_instructions: text(20_000).default(""),
-  creator_notes: text(20_000).default(""),
+  alternate_greetings: z.array(text(limits.alternate_greeting)).max(limits.alternate_greetings).default([]),
+  system_prompt: text(limits.system_prompt).default(""),
+  post_history_instructions: text(limits.post_history_instructions).default(""),
+  creator_notes: text(limits.creator_notes).default(""),
 });
 
 /** POST /api/characters?switch=T1 */
@@ -139,10 +153,14 @@ export const characterPage = z.object({
 export type CharacterPage = z.infer<typeof characterPage>;
 
 export const characterSort = z.enum(["popular", "new", "rating"]);
+export type CharacterSort = z.infer<typeof characterSort>;
+
+const pageLimit = z.coerce.number().int().min(1).max(CHARACTER_PAGE_MAX).default(CHARACTER_PAGE_SIZE);
+const pageCursor = z.string().max(400).optional();
 
 /** GET /api/characters: browse and search public bots. */
 export const characterBrowseQuery = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(SEARCH_MAX).optional(),
   tags: z
     .string()
     .max(400)
@@ -158,7 +176,7 @@ export const characterBrowseQuery = z.object({
     ),
   nsfw: z.stringbool().default(false),
   sort: characterSort.default("popular"),
-  limit: z.coerce.number().int().min(1).max(60).default(24),
+  limit: pageLimit,
   cursor: z.string().max(200).optional(),
 });
 
@@ -173,6 +191,9 @@ export const creatorProfile = z.object({
 });
 export type CreatorProfile = z.infer<typeof creatorProfile>;
 
+/** GET /api/creators/{username}: matched case-insensitively. */
+export const creatorParams = z.object({ username: z.string().min(1).max(CREATOR_NAME_MAX) });
+
 /** POST /api/characters/import: what was taken from the file and what was not. */
 export const importReport = z.object({
   /** The container and the card version really read from it. */
@@ -186,7 +207,10 @@ export type ImportReport = z.infer<typeof importReport>;
 export const importResult = z.object({ character, report: importReport, prompt_cost: promptCost });
 export type ImportResult = z.infer<typeof importResult>;
 
-export const exportFormat = z.object({ format: z.enum(["png", "json", "charx"]).default("png") });
+/** GET /api/characters/{id}/export: the card file's container. */
+export const cardFileFormat = z.enum(["png", "json", "charx"]);
+export type CardFileFormat = z.infer<typeof cardFileFormat>;
+export const exportFormat = z.object({ format: cardFileFormat.default("png") });
 
 /** POST /api/characters/prompt-cost: the editor's fields as they stand, to price before saving. */
 export const promptCostRequest = characterFields
@@ -199,7 +223,7 @@ export const promptCostRequest = characterFields
     system_prompt: true,
     post_history_instructions: true,
   })
-  .extend({ name: z.string().trim().max(100).default("") });
+  .extend({ name: z.string().trim().max(limits.name).default("") });
 export type PromptCostRequest = z.input<typeof promptCostRequest>;
 
 /** GET/PUT/PATCH /api/characters/{id}: `switch` (the spec sends T1) asks for the creator's edit view. */
@@ -209,14 +233,12 @@ export const characterGetQuery = z.object({
   language: z.string().trim().max(16).optional(),
 });
 
-const pageLimit = z.coerce.number().int().min(1).max(60).default(24);
-const pageCursor = z.string().max(400).optional();
-
 /** GET /api/users/characters?switch=T1: the viewer's own bots (My Chatbots). */
 export const myCharactersSort = z.enum(["status", "updated", "new", "popular", "name"]);
+export type MyCharactersSort = z.infer<typeof myCharactersSort>;
 export const myCharactersQuery = z.object({
   switch: z.string().max(16).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(SEARCH_MAX).optional(),
   visibility: visibility.optional(),
   moderation_status: moderationStatus.optional(),
   /** `status` (default): fix_required first, then rereview_required and pending, then by last edit. */
@@ -238,7 +260,7 @@ export const creatorQuery = z.object({ nsfw: z.stringbool().default(false) });
 /** GET /api/characters/tags: the most used tags of listed bots, for the browse page's chips. */
 export const characterTagsQuery = z.object({
   nsfw: z.stringbool().default(false),
-  limit: z.coerce.number().int().min(1).max(100).default(30),
+  limit: z.coerce.number().int().min(1).max(TAG_LIST_MAX).default(TAG_LIST_SIZE),
 });
 export const characterTags = z.object({
   tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),

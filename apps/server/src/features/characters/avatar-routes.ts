@@ -1,6 +1,7 @@
-import type { Character } from "@hearth/contract";
+import { characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { notFound } from "../../http/errors.ts";
+import { route } from "../../http/route.ts";
 import { FILES_ROUTE_PREFIX, isValidKey } from "../../ports/storage.ts";
 import { AVATAR_MAX_BYTES } from "./avatars.ts";
 import { assertCanChangeAvatar } from "./policy.ts";
@@ -11,7 +12,8 @@ import { type CharactersRouteDeps, loadCharacter, readUpload } from "./route-con
 export async function avatarRoutes(app: FastifyInstance, deps: CharactersRouteDeps) {
   const { service, storage } = deps;
 
-  app.post("/api/characters/:id/avatar", async (req): Promise<Character> => {
+  // The multipart body is read by the handler, after the viewer may change the avatar.
+  route(app, characterEndpoints.setAvatar, async ({ req }) => {
     const { viewer, found } = await loadCharacter(deps, req);
     const editor = assertCanChangeAvatar(viewer, found.character, true);
     const { data } = await readUpload(req, AVATAR_MAX_BYTES);
@@ -19,13 +21,15 @@ export async function avatarRoutes(app: FastifyInstance, deps: CharactersRouteDe
     return toCharacter({ ...found, character: row }, editor, storage);
   });
 
-  app.delete("/api/characters/:id/avatar", async (req): Promise<Character> => {
+  route(app, characterEndpoints.removeAvatar, async ({ req }) => {
     const { viewer, found } = await loadCharacter(deps, req);
     const editor = assertCanChangeAvatar(viewer, found.character, false);
     const row = await service.removeAvatar(found.character);
     return toCharacter({ ...found, character: row }, editor, storage);
   });
 
+  // Not in the endpoint contract: a key may hold slashes, which a `{key}` path parameter cannot
+  // match, and with S3 storage the files are served by the bucket (avatar_url), not here.
   // Keys name immutable content (a new upload gets a new key), so browsers may cache for a year.
   app.get(`${FILES_ROUTE_PREFIX}*`, async (req, reply) => {
     const key = (req.params as { "*": string })["*"];

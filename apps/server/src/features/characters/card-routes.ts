@@ -1,28 +1,23 @@
-import {
-  exportFormat,
-  type ImportResult,
-  type PromptCost,
-  type PromptCostRequest,
-  promptCostRequest,
-} from "@hearth/contract";
-import type { FastifyInstance } from "fastify";
-import { parse } from "../../http/validate.ts";
+import { characterEndpoints } from "@hearth/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { route } from "../../http/route.ts";
 import { getViewer } from "../accounts/viewer.ts";
 import { MAX_FILE_BYTES } from "./cards/limits.ts";
 import { importCard } from "./import.ts";
 import { assertCanCreate, assertCanExport } from "./policy.ts";
 import { toCharacter } from "./present.ts";
-import { type CharactersRouteDeps, loadCharacter, readUpload } from "./route-context.ts";
+import { type CharactersRouteDeps, guardedRoute, loadCharacter, readUpload } from "./route-context.ts";
 
 /** Character card files (Tavern V1/V2/V3 as PNG, JSON or CharX): import and export. */
 export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps) {
   const { service, storage, cards } = deps;
+  const creator = async (req: FastifyRequest) => assertCanCreate(await getViewer(deps.auth, req));
 
-  app.post("/api/characters/import", async (req, reply): Promise<ImportResult> => {
-    const viewer = assertCanCreate(await getViewer(deps.auth, req));
+  // A multipart body is read by the handler itself, after the viewer is checked.
+  route(app, characterEndpoints.import, async ({ req }) => {
+    const viewer = await creator(req);
     const upload = await readUpload(req, MAX_FILE_BYTES);
     const { row, report } = await importCard({ service, parseCard: cards.parse }, viewer, upload);
-    reply.status(201);
     return {
       prompt_cost: await deps.promptCost({
         name: row.name,
@@ -43,16 +38,12 @@ export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps
   });
 
   /** The editor prices the definition as it is typed, before anything is saved. */
-  app.post("/api/characters/prompt-cost", async (req): Promise<PromptCost> => {
-    assertCanCreate(await getViewer(deps.auth, req));
-    return deps.promptCost(parse(promptCostRequest, req.body) as Required<PromptCostRequest>);
-  });
+  await guardedRoute(app, characterEndpoints.promptCost, creator, async ({ body }) => deps.promptCost(body));
 
-  app.get("/api/characters/:id/export", async (req, reply) => {
-    const { format } = parse(exportFormat, req.query);
+  route(app, characterEndpoints.export, async ({ req, reply, query }) => {
     const { viewer, found } = await loadCharacter(deps, req);
     assertCanExport(viewer, found.character);
-    const file = await cards.export(await service.exportable(found), format);
+    const file = await cards.export(await service.exportable(found), query.format);
     return (
       reply
         .header("content-type", file.contentType)

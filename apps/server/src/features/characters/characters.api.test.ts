@@ -122,6 +122,26 @@ describe.each(drivers)("characters API on %s", (driver) => {
     });
   });
 
+  it("checks who is asking before reading the input: bad input from the unauthorised is refused as such", async () => {
+    const c = await a.create(creator, { visibility: "public" });
+    const bad = { name: 5, tags: "many" };
+    const cases = [
+      { res: () => a.post("/api/characters", bad), status: 401 },
+      { res: () => a.post("/api/characters", bad, people.guest), status: 403 },
+      { res: () => a.post("/api/characters/prompt-cost", bad, people.guest), status: 403 },
+      { res: () => a.patch(`/api/characters/${c.id}`, bad), status: 401 },
+      { res: () => a.put(`/api/characters/${c.id}`, bad, other), status: 403 },
+      { res: () => a.put(`/api/admin/characters/${c.id}/moderation`, bad, other), status: 403 },
+      { res: () => a.get("/api/users/characters?visibility=secret"), status: 401 },
+      { res: () => a.get("/api/users/favorites?limit=0", people.guest), status: 403 },
+      { res: () => a.get("/api/characters?limit=0", people.restricted), status: 403 },
+    ];
+    for (const { res, status } of cases) {
+      const answer = await res();
+      expect(answer.statusCode, answer.body).toBe(status);
+    }
+  });
+
   describe("profile and edit view (GET /api/characters/{id})", () => {
     let pub: Character;
     let priv: Character;
@@ -176,13 +196,40 @@ describe.each(drivers)("characters API on %s", (driver) => {
     it("private bots: creator and admins only; everyone else gets 404 invalidAccess, as for a missing id", async () => {
       expect((await a.get(`/api/characters/${priv.id}`, creator)).statusCode).toBe(200);
       expect((await a.get(`/api/characters/${priv.id}`, people.admin)).statusCode).toBe(200);
-      const ids = [priv.id, "00000000-0000-4000-8000-000000000000", "not-a-uuid"];
+      const ids = [priv.id, "00000000-0000-4000-8000-000000000000"];
       for (const role of ["signed out", "guest", ...MEMBER_ROLES, "limited"] as Role[]) {
         for (const id of ids) {
           const res = await a.get(`/api/characters/${id}`, people[role]);
           expect(res.statusCode, `${role} ${id}`).toBe(404);
           expect(body(res)).toEqual({ code: "invalidAccess", message: INVALID_ACCESS_MESSAGE });
         }
+      }
+    });
+
+    it("a path id that is not a UUID is refused with 400 invalidRequest on every character route", async () => {
+      const id = "not-a-uuid";
+      const requests = [
+        () => a.get(`/api/characters/${id}`, creator),
+        () => a.get(`/api/characters/${id}`),
+        () => a.get(`/api/characters/${id}?switch=T1`, people.admin),
+        () => a.patch(`/api/characters/${id}`, { title: "x" }, creator),
+        () => a.put(`/api/characters/${id}`, { title: "x" }, creator),
+        () => a.delete(`/api/characters/${id}`, creator),
+        () =>
+          a.put(`/api/admin/characters/${id}/moderation`, { moderation_status: "approved" }, people.admin),
+        () => a.post(`/api/characters/${id}/favorite`, {}, other),
+        () => a.delete(`/api/characters/${id}/favorite`, other),
+        () => a.upload(`/api/characters/${id}/avatar`, creator, Buffer.from("not an image")),
+        () => a.delete(`/api/characters/${id}/avatar`, creator),
+        () => a.get(`/api/characters/${id}/export`, creator),
+        () => a.get(`/api/characters/${"1".repeat(64)}`, creator),
+        () => a.get(`/api/characters/${encodeURIComponent("' OR 1=1 --")}`, creator),
+      ];
+      for (const request of requests) {
+        const res = await request();
+        expect(res.statusCode, res.body).toBe(400);
+        expect(body(res).code).toBe("invalidRequest");
+        expect(body(res).issues?.[0]?.path).toBe("id");
       }
     });
 

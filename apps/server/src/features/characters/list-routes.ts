@@ -1,18 +1,7 @@
-import {
-  type CharacterPage,
-  type CharacterTags,
-  type CreatorProfile,
-  characterBrowseQuery,
-  characterTagsQuery,
-  creatorQuery,
-  type FavoriteState,
-  favoritesQuery,
-  myCharactersQuery,
-} from "@hearth/contract";
+import { type CharacterPage, characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
 import { notFound } from "../../http/errors.ts";
-import { parse } from "../../http/validate.ts";
+import { route } from "../../http/route.ts";
 import { getViewer } from "../accounts/viewer.ts";
 import {
   browseCharacters,
@@ -31,9 +20,7 @@ import {
 } from "./policy.ts";
 import { toCard } from "./present.ts";
 import { addFavorite, findUserByUsername, removeFavorite } from "./queries.ts";
-import { allowNsfw, type CharactersRouteDeps, loadCharacter } from "./route-context.ts";
-
-const creatorParams = z.object({ username: z.string().max(64) });
+import { allowNsfw, type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
 
 /** Browse, My Chatbots, favorites, creator pages and tag chips. */
 export async function listRoutes(app: FastifyInstance, deps: CharactersRouteDeps) {
@@ -42,56 +29,48 @@ export async function listRoutes(app: FastifyInstance, deps: CharactersRouteDeps
     characters: p.rows.map((r) => toCard(r, storage)),
     next_cursor: p.nextCursor,
   });
+  const viewerOf = (req: FastifyRequest) => getViewer(deps.auth, req);
+  // Each list checks the viewer before its query is read (guardedRoute).
   /** Lists are open to everyone, signed in or not, except restricted accounts. */
-  const anyone = async (req: FastifyRequest) => {
-    const viewer = await getViewer(deps.auth, req);
-    assertNotRestricted(viewer);
-    return viewer;
-  };
+  const anyone = async (req: FastifyRequest) => assertNotRestricted(await viewerOf(req));
+  const owner = async (req: FastifyRequest) => assertCanListOwn(await viewerOf(req));
+  const member = async (req: FastifyRequest) => assertCanKeepFavorites(await viewerOf(req));
 
-  app.get("/api/characters", async (req): Promise<CharacterPage> => {
-    await anyone(req);
-    const q = parse(characterBrowseQuery, req.query);
-    return toPage(await browseCharacters(db, { ...q, nsfw: allowNsfw(config, q.nsfw) }));
+  await guardedRoute(app, characterEndpoints.browse, anyone, async ({ query: q }) =>
+    toPage(await browseCharacters(db, { ...q, nsfw: allowNsfw(config, q.nsfw) })),
+  );
+
+  await guardedRoute(app, characterEndpoints.tags, anyone, async ({ query: q }) => ({
+    tags: await popularTags(db, { limit: q.limit, nsfw: allowNsfw(config, q.nsfw) }),
+  }));
+
+  await guardedRoute(app, characterEndpoints.mine, owner, async ({ req, query }) => {
+    const viewer = await owner(req);
+    return toPage(await listOwnCharacters(db, viewer.id, query));
   });
 
-  app.get("/api/characters/tags", async (req): Promise<CharacterTags> => {
-    await anyone(req);
-    const q = parse(characterTagsQuery, req.query);
-    return { tags: await popularTags(db, { limit: q.limit, nsfw: allowNsfw(config, q.nsfw) }) };
+  await guardedRoute(app, characterEndpoints.favorites, member, async ({ req, query }) => {
+    const viewer = await member(req);
+    return toPage(await listFavorites(db, { id: viewer.id, isAdmin: isAdmin(viewer) }, query));
   });
 
-  app.get("/api/users/characters", async (req): Promise<CharacterPage> => {
-    const viewer = assertCanListOwn(await getViewer(deps.auth, req));
-    return toPage(await listOwnCharacters(db, viewer.id, parse(myCharactersQuery, req.query)));
-  });
-
-  app.get("/api/users/favorites", async (req): Promise<CharacterPage> => {
-    const viewer = assertCanKeepFavorites(await getViewer(deps.auth, req));
-    const q = parse(favoritesQuery, req.query);
-    return toPage(await listFavorites(db, { id: viewer.id, isAdmin: isAdmin(viewer) }, q));
-  });
-
-  app.post("/api/characters/:id/favorite", async (req): Promise<FavoriteState> => {
+  route(app, characterEndpoints.favorite, async ({ req }) => {
     const { viewer, found } = await loadCharacter(deps, req);
-    const member = assertCanFavorite(viewer, found.character);
-    return { is_favorite: true, num_favorites: await addFavorite(db, member.id, found.character.id) };
+    const fan = assertCanFavorite(viewer, found.character);
+    return { is_favorite: true, num_favorites: await addFavorite(db, fan.id, found.character.id) };
   });
 
-  app.delete("/api/characters/:id/favorite", async (req): Promise<FavoriteState> => {
+  route(app, characterEndpoints.unfavorite, async ({ req }) => {
     const { viewer, found } = await loadCharacter(deps, req);
-    const member = assertCanFavorite(viewer, found.character);
-    return { is_favorite: false, num_favorites: await removeFavorite(db, member.id, found.character.id) };
+    const fan = assertCanFavorite(viewer, found.character);
+    return { is_favorite: false, num_favorites: await removeFavorite(db, fan.id, found.character.id) };
   });
 
-  app.get("/api/creators/:username", async (req): Promise<CreatorProfile> => {
-    await anyone(req);
-    const { username } = parse(creatorParams, req.params);
-    const q = parse(creatorQuery, req.query);
-    const creator = await findUserByUsername(db, username);
+  await guardedRoute(app, characterEndpoints.creator, anyone, async ({ params, query }) => {
+    const creator = await findUserByUsername(db, params.username);
     if (!creator || creator.isAnonymous || !creator.username)
       throw notFound("There is no creator with this name.");
-    const rows = await listCreatorCharacters(db, creator.id, allowNsfw(config, q.nsfw));
+    const rows = await listCreatorCharacters(db, creator.id, allowNsfw(config, query.nsfw));
     return {
       creator: { id: creator.id, username: creator.username, name: creator.name, avatar_url: creator.image },
       characters: rows.map((r) => toCard(r, storage)),

@@ -1,9 +1,15 @@
-import type { PromptCost, PromptCostRequest } from "@hearth/contract";
-import type { FastifyRequest } from "fastify";
-import { z } from "zod";
+import {
+  type EndpointDef,
+  type HandlerResult,
+  idParams,
+  type PromptCost,
+  type PromptCostRequest,
+} from "@hearth/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
+import { type RouteContext, route } from "../../http/route.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/auth.ts";
@@ -26,21 +32,60 @@ export interface CharactersRouteDeps {
   promptCost: (fields: Required<PromptCostRequest>) => Promise<PromptCost>;
 }
 
-const idParams = z.object({ id: z.string().max(64) });
+export interface LoadedCharacter {
+  viewer: MaybeViewer;
+  found: FoundCharacter;
+}
 
-/** The viewer (or null when signed out) and the character the path names, or 404 invalidAccess. */
-export async function loadCharacter(
-  deps: CharactersRouteDeps,
-  req: FastifyRequest,
-): Promise<{ viewer: MaybeViewer; found: FoundCharacter }> {
-  const { id } = parse(idParams, req.params);
-  const viewer = await getViewer(deps.auth, req);
-  const found = await deps.service.find(id, viewer?.id ?? null);
-  if (!found) {
-    assertNotRestricted(viewer);
-    throw invalidAccess();
+const loaded = new WeakMap<FastifyRequest, Promise<LoadedCharacter>>();
+
+/**
+ * The viewer (or null when signed out) and the character the path names (a UUID, else 400), or
+ * 404 invalidAccess. Read once per request: a guard and the handler after it share the lookup.
+ */
+export function loadCharacter(deps: CharactersRouteDeps, req: FastifyRequest): Promise<LoadedCharacter> {
+  let pending = loaded.get(req);
+  if (!pending) {
+    pending = (async () => {
+      const { id } = parse(idParams, req.params);
+      const viewer = await getViewer(deps.auth, req);
+      const found = await deps.service.find(id, viewer?.id ?? null);
+      if (!found) {
+        assertNotRestricted(viewer);
+        throw invalidAccess();
+      }
+      return { viewer, found };
+    })();
+    loaded.set(req, pending);
   }
-  return { viewer, found };
+  return pending;
+}
+
+/**
+ * Registers an endpoint behind a guard that runs before any of its input is read: the guard is
+ * the preHandler of a scope of its own, and route() parses params, query and body only after it,
+ * so an unauthorised caller is answered 401/403 whatever it sent. `bodyLimit` raises fastify's
+ * body size cap for this endpoint alone.
+ */
+export async function guardedRoute<D extends EndpointDef>(
+  app: FastifyInstance,
+  def: D,
+  guard: (req: FastifyRequest) => Promise<unknown>,
+  handler: (ctx: RouteContext<D>) => Promise<HandlerResult<D> | FastifyReply | undefined>,
+  options: { bodyLimit?: number } = {},
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addHook("preHandler", async (req) => {
+      await guard(req);
+    });
+    const { bodyLimit } = options;
+    if (bodyLimit) {
+      scope.addHook("onRoute", (opts) => {
+        opts.bodyLimit = bodyLimit;
+      });
+    }
+    route(scope, def, handler);
+  });
 }
 
 /** The family-safe edition never lists NSFW bots, whatever the client asks. */
