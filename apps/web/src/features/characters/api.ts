@@ -1,15 +1,19 @@
-import type {
-  Character,
-  CharacterCard,
-  CharacterCreate,
-  CharacterPage,
-  CharacterTags,
-  CharacterUpdate,
-  CreatorProfile,
-  FavoriteState,
-  ImportResult,
-  ModerationStatus,
-  Visibility,
+import {
+  type CardFileFormat,
+  CHARACTER_PAGE_MAX,
+  CHARACTER_PAGE_SIZE,
+  type Character,
+  type CharacterCard,
+  type CharacterCreate,
+  type CharacterPage,
+  type CharacterSort,
+  type CharacterUpdate,
+  characterEndpoints,
+  type FavoriteState,
+  type ModerationStatus,
+  type MyCharactersSort,
+  pathOf,
+  type Visibility,
 } from "@hearth/contract";
 import {
   type InfiniteData,
@@ -18,12 +22,13 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
-import { type UploadProgress, uploadFile } from "./upload.ts";
+import { call } from "../../lib/client.ts";
+import { type UploadProgress, uploadTo } from "./upload.ts";
 
 /**
- * The characters API of chat-and-characters §7 (apps/server features/characters). `switch=T1`
- * is carried on the creator's calls as the spec's client does.
+ * The characters API of chat-and-characters §7 (apps/server features/characters), called through
+ * the contract's declarations (characterEndpoints). `switch=T1` is carried on the creator's calls
+ * as the spec's client does.
  */
 
 const root = ["characters"] as const;
@@ -39,25 +44,21 @@ export const characterKeys = {
   favorites: [...root, "favorites"] as const,
 };
 
-const path = (id: string) => `/api/characters/${encodeURIComponent(id)}`;
-
-function pagedList<Params>(
+/** A cursor-paged list of cards, one page per call of `fetchPage`. */
+function pagedList(
   key: readonly unknown[],
-  url: string,
-  query: (params: Params) => Record<string, string | number | undefined>,
-  params: Params,
+  fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<CharacterPage>,
 ) {
   return infiniteQueryOptions({
     queryKey: key,
-    queryFn: ({ pageParam, signal }) =>
-      api.get<CharacterPage>(url, { ...query(params), cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) => fetchPage(pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     placeholderData: (previous) => previous,
   });
 }
 
-export type BrowseSort = "popular" | "new" | "rating";
+export type BrowseSort = CharacterSort;
 export interface BrowseParams {
   q: string;
   tags: string[];
@@ -65,45 +66,48 @@ export interface BrowseParams {
   sort: BrowseSort;
 }
 
-export const browseQuery = (params: BrowseParams) =>
-  pagedList(
-    characterKeys.browse(params),
-    "/api/characters",
-    (p: BrowseParams) => ({
-      q: p.q || undefined,
-      tags: p.tags.length ? p.tags.join(",") : undefined,
-      nsfw: String(p.nsfw),
-      sort: p.sort,
-      limit: 24,
+export const browseQuery = (p: BrowseParams) =>
+  pagedList(characterKeys.browse(p), (cursor, signal) =>
+    call(characterEndpoints.browse, {
+      query: {
+        q: p.q || undefined,
+        tags: p.tags.length ? p.tags.join(",") : undefined,
+        nsfw: String(p.nsfw),
+        sort: p.sort,
+        limit: CHARACTER_PAGE_SIZE,
+        cursor,
+      },
+      signal,
     }),
-    params,
   );
 
+/** The most used tags, as many as the server gives unless asked (the browse page shows some). */
 export const tagsQuery = (nsfw: boolean) =>
   queryOptions({
     queryKey: characterKeys.tags(nsfw),
-    queryFn: ({ signal }) =>
-      api.get<CharacterTags>("/api/characters/tags", { nsfw: String(nsfw), limit: 24 }, signal),
+    queryFn: ({ signal }) => call(characterEndpoints.tags, { query: { nsfw: String(nsfw) }, signal }),
     staleTime: 5 * 60_000,
   });
 
 export const characterQuery = (id: string) =>
   queryOptions({
     queryKey: characterKeys.detail(id),
-    queryFn: ({ signal }) => api.get<Character>(path(id), undefined, signal),
+    queryFn: ({ signal }) => call(characterEndpoints.get, { params: { id }, signal }),
   });
 
 /** The creator's edit view: 403 'You are not allowed to access this page' for anyone else. */
 export const characterEditQuery = (id: string) =>
   queryOptions({
     queryKey: characterKeys.edit(id),
-    queryFn: ({ signal }) => api.get<Character>(path(id), { switch: "T1" }, signal),
+    queryFn: ({ signal }) =>
+      call(characterEndpoints.get, { params: { id }, query: { switch: "T1" }, signal }),
     // The form takes a snapshot; refetching under it would only confuse the diff.
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
 
-export type MineSort = "status" | "new" | "name";
+/** The orders My Chatbots offers (the contract has more). */
+export type MineSort = Extract<MyCharactersSort, "status" | "new" | "name">;
 export interface MineParams {
   q: string;
   visibility?: Visibility;
@@ -112,48 +116,41 @@ export interface MineParams {
 }
 
 /** My Chatbots: the creator's own bots, filtered and sorted by the server, a page at a time. */
-export const myCharactersQuery = (params: MineParams) =>
-  pagedList(
-    characterKeys.mineList(params),
-    "/api/users/characters",
-    (p: MineParams) => ({
-      switch: "T1",
-      q: p.q || undefined,
-      visibility: p.visibility,
-      moderation_status: p.moderation_status,
-      sort: p.sort,
-      limit: 48,
+export const myCharactersQuery = (p: MineParams) =>
+  pagedList(characterKeys.mineList(p), (cursor, signal) =>
+    call(characterEndpoints.mine, {
+      query: {
+        switch: "T1",
+        q: p.q || undefined,
+        visibility: p.visibility,
+        moderation_status: p.moderation_status,
+        sort: p.sort,
+        limit: CHARACTER_PAGE_MAX,
+        cursor,
+      },
+      signal,
     }),
-    params,
   );
 
 /** The creator's bots that need a fix, for syncing drafts (§4). */
 export const fixRequiredQuery = queryOptions({
   queryKey: [...characterKeys.mine, "fix_required"] as const,
   queryFn: ({ signal }) =>
-    api.get<CharacterPage>(
-      "/api/users/characters",
-      { switch: "T1", moderation_status: "fix_required", limit: 60 },
+    call(characterEndpoints.mine, {
+      query: { switch: "T1", moderation_status: "fix_required", limit: CHARACTER_PAGE_MAX },
       signal,
-    ),
+    }),
 });
 
-export const favoritesQuery = pagedList(
-  characterKeys.favorites,
-  "/api/users/favorites",
-  () => ({ limit: 48 }),
-  null,
+export const favoritesQuery = pagedList(characterKeys.favorites, (cursor, signal) =>
+  call(characterEndpoints.favorites, { query: { limit: CHARACTER_PAGE_MAX, cursor }, signal }),
 );
 
 export const creatorQuery = (username: string, nsfw: boolean) =>
   queryOptions({
     queryKey: characterKeys.creator(username, nsfw),
     queryFn: ({ signal }) =>
-      api.get<CreatorProfile>(
-        `/api/creators/${encodeURIComponent(username)}`,
-        { nsfw: String(nsfw) },
-        signal,
-      ),
+      call(characterEndpoints.creator, { params: { username }, query: { nsfw: String(nsfw) }, signal }),
   });
 
 /** Puts a fresh Character in the caches that hold it and refreshes the lists around it. */
@@ -170,7 +167,8 @@ function useCharacterSaved() {
 export function useCreateCharacter() {
   const saved = useCharacterSaved();
   return useMutation({
-    mutationFn: (values: CharacterCreate) => api.post<Character>("/api/characters?switch=T1", values),
+    mutationFn: (values: CharacterCreate) =>
+      call(characterEndpoints.create, { query: { switch: "T1" }, body: values }),
     onSuccess: saved,
   });
 }
@@ -178,7 +176,8 @@ export function useCreateCharacter() {
 export function useUpdateCharacter(id: string) {
   const saved = useCharacterSaved();
   return useMutation({
-    mutationFn: (changes: CharacterUpdate) => api.patch<Character>(`${path(id)}?switch=T1`, changes),
+    mutationFn: (changes: CharacterUpdate) =>
+      call(characterEndpoints.update, { params: { id }, query: { switch: "T1" }, body: changes }),
     onSuccess: saved,
   });
 }
@@ -186,7 +185,7 @@ export function useUpdateCharacter(id: string) {
 export function useDeleteCharacter() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<void>(path(id)),
+    mutationFn: (id: string) => call(characterEndpoints.delete, { params: { id } }),
     onSuccess: (_, id) => {
       queryClient.setQueriesData<InfiniteData<CharacterPage>>({ queryKey: characterKeys.mine }, (data) =>
         data?.pages
@@ -214,9 +213,7 @@ export function useFavorite(id: string) {
     );
   return useMutation({
     mutationFn: (favorite: boolean) =>
-      favorite
-        ? api.post<FavoriteState>(`${path(id)}/favorite`)
-        : api.delete<FavoriteState>(`${path(id)}/favorite`),
+      call(favorite ? characterEndpoints.favorite : characterEndpoints.unfavorite, { params: { id } }),
     // Show the change at once; the answer carries the true count.
     onMutate: (favorite) => patch({ is_favorite: favorite }),
     onSuccess: (state) => patch(state),
@@ -227,10 +224,10 @@ export function useFavorite(id: string) {
 
 /** Avatar upload answers with the updated character. */
 export function uploadAvatar(id: string, file: File, onProgress?: (progress: UploadProgress) => void) {
-  return uploadFile<Character>(`${path(id)}/avatar`, file, onProgress);
+  return uploadTo(characterEndpoints.setAvatar, { id }, file, onProgress);
 }
 
-export const removeAvatar = (id: string) => api.delete<Character>(`${path(id)}/avatar`);
+export const removeAvatar = (id: string) => call(characterEndpoints.removeAvatar, { params: { id } });
 
 /** After an avatar change: the new picture everywhere, without touching the form's snapshot. */
 export function useAvatarChanged() {
@@ -247,11 +244,12 @@ export function useAvatarChanged() {
 }
 
 export function importCard(file: File, onProgress?: (progress: UploadProgress) => void) {
-  return uploadFile<ImportResult>("/api/characters/import", file, onProgress);
+  return uploadTo(characterEndpoints.import, undefined, file, onProgress);
 }
 
-export const exportHref = (id: string, format: "png" | "json" | "charx") =>
-  `${path(id)}/export?format=${format}`;
+/** A link that downloads the card file (the browser follows it with the session cookie). */
+export const exportHref = (id: string, format: CardFileFormat) =>
+  `${pathOf(characterEndpoints.export.path, { id })}?${new URLSearchParams({ format })}`;
 
 /** Pages of a list answer as one list of cards (cursor pages may overlap after edits). */
 export function pagedCards(data: InfiniteData<CharacterPage> | undefined): CharacterCard[] {

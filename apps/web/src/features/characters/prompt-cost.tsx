@@ -1,8 +1,13 @@
-import type { PromptCost, PromptCostRequest, PromptSection } from "@hearth/contract";
+import {
+  characterEndpoints,
+  type PromptCost,
+  type PromptCostRequest,
+  type PromptSection,
+} from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Gauge } from "lucide-react";
 import { useEffect, useState } from "react";
-import { api } from "../../lib/api.ts";
+import { call } from "../../lib/client.ts";
 import { cn } from "../../ui/cn.ts";
 
 /** The editor's names for what the prompt builder cuts. */
@@ -32,7 +37,7 @@ export function usePromptCost(fields: Required<PromptCostRequest>) {
   }, [key]);
   return useQuery({
     queryKey: ["characters", "prompt-cost", settled],
-    queryFn: () => api.post<PromptCost>("/api/characters/prompt-cost", settled),
+    queryFn: ({ signal }) => call(characterEndpoints.promptCost, { body: settled, signal }),
     placeholderData: (previous) => previous,
     staleTime: 60_000,
   });

@@ -1,4 +1,11 @@
-import type { ApiError } from "@hearth/contract";
+import {
+  type ApiError,
+  type EndpointDef,
+  type EndpointInput,
+  type EndpointResponse,
+  type HttpMethod,
+  pathOf,
+} from "@hearth/contract";
 import { ApiRequestError } from "../../lib/api.ts";
 
 export interface UploadProgress {
@@ -14,19 +21,35 @@ const statusMessages: Record<number, string> = {
 };
 
 /**
- * POSTs one file as multipart `file` with XMLHttpRequest, since fetch can't report upload
+ * Sends one file to an endpoint the contract declares with a multipart body: its method, path
+ * and answer type come from the declaration.
+ */
+export function uploadTo<D extends EndpointDef & { body: "multipart" }>(
+  def: D,
+  params: EndpointInput<D>["params"],
+  file: File,
+  onProgress?: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<EndpointResponse<D>> {
+  const url = pathOf(def.path, params as Record<string, string> | undefined);
+  return uploadFile<EndpointResponse<D>>(url, file, onProgress, signal, def.method);
+}
+
+/**
+ * Sends one file as multipart `file` with XMLHttpRequest, since fetch can't report upload
  * progress. Resolves with the parsed JSON answer; rejects with an ApiRequestError carrying the
- * server's { code, message }.
+ * server's { code, message }. Prefer `uploadTo` with the endpoint's declaration.
  */
 export function uploadFile<T>(
   url: string,
   file: File,
   onProgress?: (progress: UploadProgress) => void,
   signal?: AbortSignal,
+  method: HttpMethod = "POST",
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
+    xhr.open(method, url);
     xhr.withCredentials = true;
     xhr.setRequestHeader("accept", "application/json");
     xhr.upload.onprogress = (event) => {
