@@ -62,9 +62,12 @@ export const adminUserList = z.object({
 });
 export type AdminUserList = z.infer<typeof adminUserList>;
 
+/** Accounts per page on the admin users page. */
+export const ADMIN_USER_PAGE_SIZE = 50;
+
 export const adminUserListQuery = z.object({
   q: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce.number().int().min(1).max(100).default(ADMIN_USER_PAGE_SIZE),
   cursor: z.string().max(200).optional(),
 });
 

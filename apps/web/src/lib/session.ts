@@ -1,11 +1,12 @@
-import type { AppConfig, Me } from "@hearth/contract";
+import { type AppConfig, accountEndpoints, type Me } from "@hearth/contract";
 import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
-import { api, isApiRequestError } from "./api.ts";
+import { isApiRequestError } from "./api.ts";
+import { call } from "./client.ts";
 
 /** Public configuration: fetched once per page load, it only changes when the server restarts. */
 export const appConfigQuery = queryOptions({
   queryKey: ["config"],
-  queryFn: ({ signal }) => api.get<AppConfig>("/api/config", undefined, signal),
+  queryFn: ({ signal }) => call(accountEndpoints.config, { signal }),
   staleTime: Number.POSITIVE_INFINITY,
 });
 
@@ -14,7 +15,7 @@ export const meQuery = queryOptions({
   queryKey: ["me"],
   queryFn: async ({ signal }): Promise<Me | null> => {
     try {
-      return await api.get<Me>("/api/me", undefined, signal);
+      return await call(accountEndpoints.me, { signal });
     } catch (error) {
       if (isApiRequestError(error) && error.status === 401) return null;
       throw error;

@@ -1,10 +1,9 @@
-import { type AppConfig, adminUserListQuery, adminUserUpdate, type Me } from "@hearth/contract";
+import { type AppConfig, accountEndpoints, type Me } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
-import { parse } from "../../http/validate.ts";
+import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
 import { firstAdminState } from "./first-admin.ts";
 import { canChangeUser, canManageUsers } from "./policy.ts";
@@ -17,12 +16,11 @@ export interface AccountsDeps {
   auth: Auth;
 }
 
-const userIdParams = z.object({ id: z.uuid() });
-
 export async function accountRoutes(app: FastifyInstance, { config, db, auth }: AccountsDeps) {
   const firstUserAdmin = firstAdminState(db, config.firstUserAdmin);
-  app.get(
-    "/api/config",
+  route(
+    app,
+    accountEndpoints.config,
     async (): Promise<AppConfig> => ({
       brand: config.brand,
       edition: config.edition,
@@ -36,18 +34,21 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth }: 
     }),
   );
 
-  app.get("/api/me", async (req): Promise<Me> => toMe(await requireViewer(auth, req)));
+  route(app, accountEndpoints.me, async ({ req }): Promise<Me> => toMe(await requireViewer(auth, req)));
 
-  app.get("/api/admin/users", async (req) => {
+  await app.register(adminUserRoutes, { db, auth });
+}
+
+/** User management: administrators only, checked before any input is read. */
+async function adminUserRoutes(app: FastifyInstance, { db, auth }: Pick<AccountsDeps, "db" | "auth">) {
+  app.addHook("preHandler", async (req) => {
     canManageUsers(await requireViewer(auth, req));
-    return listUsers(db, parse(adminUserListQuery, req.query));
   });
 
-  app.patch("/api/admin/users/:id", async (req) => {
+  route(app, accountEndpoints.listUsers, async ({ query }) => listUsers(db, query));
+
+  route(app, accountEndpoints.updateUser, async ({ req, params: { id }, body: change }) => {
     const viewer = await requireViewer(auth, req);
-    canManageUsers(viewer);
-    const { id } = parse(userIdParams, req.params);
-    const change = parse(adminUserUpdate, req.body);
     canChangeUser(viewer, id, change);
     const row = await updateUser(db, id, change);
     if (!row) throw notFound("No such user.");

@@ -1,9 +1,13 @@
-import type { AdminUser, AdminUserList, AdminUserUpdate } from "@hearth/contract";
+import {
+  ADMIN_USER_PAGE_SIZE,
+  type AdminUserList,
+  type AdminUserUpdate,
+  accountEndpoints,
+} from "@hearth/contract";
 import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
+import { call } from "../../lib/client.ts";
 import { meQuery } from "../../lib/session.ts";
 
-const pageSize = 50;
 const usersKey = ["admin", "users"] as const;
 
 /** Users matching `search`, a page at a time (cursor pagination). */
@@ -11,7 +15,10 @@ export function useAdminUsers(search: string) {
   return useInfiniteQuery({
     queryKey: [...usersKey, search],
     queryFn: ({ pageParam, signal }) =>
-      api.get<AdminUserList>("/api/admin/users", { q: search, limit: pageSize, cursor: pageParam }, signal),
+      call(accountEndpoints.listUsers, {
+        query: { q: search, limit: ADMIN_USER_PAGE_SIZE, cursor: pageParam },
+        signal,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     placeholderData: (previous) => previous,
@@ -22,7 +29,7 @@ export function useUpdateAdminUser(currentUserId: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: AdminUserUpdate }) =>
-      api.patch<AdminUser>(`/api/admin/users/${encodeURIComponent(id)}`, changes),
+      call(accountEndpoints.updateUser, { params: { id }, body: changes }),
     onSuccess: (updated) => {
       // Show the change at once in every cached search, then refetch in the background in case
       // it moved the user in or out of a search.
