@@ -166,6 +166,17 @@ export const characterEndpoints = {
     body: "multipart",
     response: character,
   }),
+  file: endpoint({
+    method: "GET",
+    // The key has slashes (`avatars/{character}/{random}-512.webp`), which no `{key}` parameter
+    // matches: `*` is the rest of the path. S3 storage with a public URL serves them itself.
+    path: "/api/files/*",
+    summary: "A stored file (avatars) by its key, the rest of the path; immutable, cached for a year",
+    tag: "Files",
+    access: "anyone",
+    response: null,
+    file: "application/octet-stream",
+  }),
   removeAvatar: endpoint({
     method: "DELETE",
     path: "/api/characters/{id}/avatar",

@@ -2,7 +2,7 @@ import { characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
-import { FILES_ROUTE_PREFIX, isValidKey } from "../../ports/storage.ts";
+import { isValidKey } from "../../ports/storage.ts";
 import { AVATAR_MAX_BYTES } from "./avatars.ts";
 import { assertCanChangeAvatar } from "./policy.ts";
 import { toCharacter } from "./present.ts";
@@ -28,10 +28,9 @@ export async function avatarRoutes(app: FastifyInstance, deps: CharactersRouteDe
     return toCharacter({ ...found, character: row }, editor, storage);
   });
 
-  // Not in the endpoint contract: a key may hold slashes, which a `{key}` path parameter cannot
-  // match, and with S3 storage the files are served by the bucket (avatar_url), not here.
   // Keys name immutable content (a new upload gets a new key), so browsers may cache for a year.
-  app.get(`${FILES_ROUTE_PREFIX}*`, async (req, reply) => {
+  // Any key that is not well formed is answered like a missing file (404), never read.
+  route(app, characterEndpoints.file, async ({ req, reply }) => {
     const key = (req.params as { "*": string })["*"];
     if (!isValidKey(key)) throw notFound("No such file.");
     const file = await storage.get(key);
