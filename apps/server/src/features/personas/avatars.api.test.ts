@@ -104,6 +104,9 @@ describe("persona avatars (POST/DELETE /api/personas/{id}/avatar)", () => {
     });
     expect(broken.statusCode).toBeGreaterThanOrEqual(400);
     expect(broken.statusCode).toBeLessThan(500);
+    const badId = await a.upload("/api/personas/not-a-uuid/avatar", me, png);
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json<ApiError>().code).toBe("invalidRequest");
   });
 
   it("only the owner changes the avatar: others 404, guests 403, signed out 401", async () => {

@@ -241,16 +241,12 @@ describe.each(drivers)("personas on %s", (driver) => {
   });
 
   describe("read, edit, switch default, delete", () => {
-    it("GET one answers the persona; another user's, a missing or malformed id is 404 persona_not_found", async () => {
+    it("GET one answers the persona; another user's or a missing id is 404 persona_not_found", async () => {
       const me = await personAs(h, "basic");
       const other = await personAs(h, "basic");
       const mine = await create(me, "Mira", "Cartographer");
       expect((await a.get(`/api/personas/${mine.id}`, me)).json<Persona>()).toEqual(mine);
-      for (const url of [
-        `/api/personas/${mine.id}`,
-        `/api/personas/${randomUUID()}`,
-        "/api/personas/not-a-uuid",
-      ]) {
+      for (const url of [`/api/personas/${mine.id}`, `/api/personas/${randomUUID()}`]) {
         const res = await a.get(url, other);
         expect(res.statusCode, url).toBe(404);
         expect(err(res)).toEqual({
@@ -259,6 +255,28 @@ describe.each(drivers)("personas on %s", (driver) => {
           error_type: "persona_not_found",
         });
       }
+    });
+
+    it("an id that is not a UUID is 400 invalidRequest on every route, before any lookup", async () => {
+      const me = await personAs(h, "basic");
+      await create(me, "Mira");
+      for (const bad of ["not-a-uuid", "1", `${randomUUID()}x`, "%00"]) {
+        const url = `/api/personas/${bad}`;
+        for (const res of [
+          await a.get(url, me),
+          await a.patch(url, { name: "X" }, me),
+          await a.delete(url, me),
+          await a.post(`${url}/default`, {}, me),
+          await a.delete(`${url}/avatar`, me),
+        ]) {
+          expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+          expect(err(res).code).toBe("invalidRequest");
+          expect(err(res).error_type).toBeUndefined();
+        }
+      }
+      // Who may not use personas is told so first, whatever the id.
+      expect((await a.get("/api/personas/not-a-uuid")).statusCode).toBe(401);
+      expect((await a.get("/api/personas/not-a-uuid", await personAs(h, "guest"))).statusCode).toBe(403);
     });
 
     it("another user's persona cannot be edited, switched, deleted or have its avatar removed (404, unchanged)", async () => {

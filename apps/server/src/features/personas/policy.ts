@@ -11,7 +11,7 @@ import { assertNotRestricted } from "../characters/policy.ts";
 
 export const PERSONA_NOT_FOUND_MESSAGE = "This persona does not exist or is not yours.";
 
-/** A missing id, a malformed one and another user's persona all answer the same 404. */
+/** A missing id and another user's persona answer the same 404 (a malformed id is the contract's 400). */
 export const personaNotFound = () =>
   new HttpError(404, "notFound", PERSONA_NOT_FOUND_MESSAGE, { errorType: "persona_not_found" });
 

@@ -1,16 +1,9 @@
 import multipart from "@fastify/multipart";
-import {
-  type Persona,
-  type PersonaList,
-  personaCreate,
-  personaListQuery,
-  personaUpdate,
-} from "@hearth/contract";
+import { personaEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
 import type { PersonaLimits } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { parse } from "../../http/validate.ts";
+import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/auth.ts";
 import { getViewer, type Viewer } from "../accounts/viewer.ts";
@@ -29,11 +22,10 @@ export interface PersonasRouteDeps {
   limits: PersonaLimits;
 }
 
-const idParams = z.object({ id: z.string().max(64) });
-
 /**
- * The personas API (chat-and-characters §2 Personas pages, §4 "Persona default", §5): the
- * viewer's own personas only. Someone else's persona answers 404 like a missing one.
+ * The personas API (chat-and-characters §2 Personas pages, §4 "Persona default", §5), declared
+ * in the contract (`personaEndpoints`): the viewer's own personas only. Someone else's persona
+ * answers 404 like a missing one; an id that is not a UUID is refused by the contract (400).
  */
 export async function personaRoutes(app: FastifyInstance, deps: PersonasRouteDeps) {
   // Avatars are the only multipart bodies here; the upload route sets its own size cap.
@@ -41,59 +33,50 @@ export async function personaRoutes(app: FastifyInstance, deps: PersonasRouteDep
   const service = new PersonaService({ db: deps.db, storage: deps.storage, limits: deps.limits });
   const present = (row: Parameters<typeof toPersona>[0]) => toPersona(row, deps.storage);
 
-  /** The viewer (who must be allowed personas) and the persona id of the path. */
-  const context = async (req: FastifyRequest): Promise<{ viewer: Viewer; id: string }> => {
-    const viewer = assertCanUsePersonas(await getViewer(deps.auth, req));
-    return { viewer, id: parse(idParams, req.params).id };
-  };
+  // Every route here is for those allowed personas: checked before any input is read, so a
+  // signed-out caller or a guest is answered 401/403 whatever they sent.
+  app.addHook("preHandler", async (req) => {
+    assertCanUsePersonas(await getViewer(deps.auth, req));
+  });
+  /** The viewer the guard let through (resolved once per request, so this costs nothing). */
+  const viewerOf = async (req: FastifyRequest): Promise<Viewer> =>
+    assertCanUsePersonas(await getViewer(deps.auth, req));
 
-  app.get("/api/personas", async (req): Promise<PersonaList> => {
-    const viewer = assertCanUsePersonas(await getViewer(deps.auth, req));
-    const { q } = parse(personaListQuery, req.query);
-    return { personas: (await service.list(viewer.id, q)).map(present) };
+  route(app, personaEndpoints.list, async ({ req, query }) => {
+    const viewer = await viewerOf(req);
+    return { personas: (await service.list(viewer.id, query.q)).map(present) };
   });
 
-  app.post("/api/personas", async (req, reply): Promise<Persona> => {
-    const viewer = assertCanUsePersonas(await getViewer(deps.auth, req));
-    const fields = parse(personaCreate, req.body);
-    const row = await service.create(viewer, fields);
-    reply.status(201);
-    return present(row);
+  route(app, personaEndpoints.create, async ({ req, body }) => {
+    return present(await service.create(await viewerOf(req), body));
   });
 
   // The edit page (/personas/edit/{personaId}) loads one persona.
-  app.get("/api/personas/:id", async (req): Promise<Persona> => {
-    const { viewer, id } = await context(req);
-    return present(await service.get(viewer.id, id));
+  route(app, personaEndpoints.get, async ({ req, params }) => {
+    return present(await service.get((await viewerOf(req)).id, params.id));
   });
 
-  app.patch("/api/personas/:id", async (req): Promise<Persona> => {
-    const { viewer, id } = await context(req);
-    const change = parse(personaUpdate, req.body);
-    return present(await service.update(viewer.id, id, change));
+  route(app, personaEndpoints.update, async ({ req, params, body }) => {
+    return present(await service.update((await viewerOf(req)).id, params.id, body));
   });
 
-  app.delete("/api/personas/:id", async (req, reply) => {
-    const { viewer, id } = await context(req);
-    await service.delete(viewer.id, id);
-    return reply.status(204).send();
+  route(app, personaEndpoints.delete, async ({ req, params }) => {
+    await service.delete((await viewerOf(req)).id, params.id);
   });
 
-  app.post("/api/personas/:id/default", async (req): Promise<Persona> => {
-    const { viewer, id } = await context(req);
-    return present(await service.setDefault(viewer.id, id));
+  route(app, personaEndpoints.setDefault, async ({ req, params }) => {
+    return present(await service.setDefault((await viewerOf(req)).id, params.id));
   });
 
-  app.post("/api/personas/:id/avatar", async (req): Promise<Persona> => {
-    const { viewer, id } = await context(req);
+  route(app, personaEndpoints.uploadAvatar, async ({ req, params }) => {
+    const viewer = await viewerOf(req);
     // 404 before reading the upload.
-    await service.get(viewer.id, id);
+    await service.get(viewer.id, params.id);
     const { data } = await readUpload(req, AVATAR_MAX_BYTES);
-    return present(await service.setAvatar(viewer.id, id, data));
+    return present(await service.setAvatar(viewer.id, params.id, data));
   });
 
-  app.delete("/api/personas/:id/avatar", async (req): Promise<Persona> => {
-    const { viewer, id } = await context(req);
-    return present(await service.removeAvatar(viewer.id, id));
+  route(app, personaEndpoints.removeAvatar, async ({ req, params }) => {
+    return present(await service.removeAvatar((await viewerOf(req)).id, params.id));
   });
 }

@@ -1,8 +1,16 @@
-import type { Persona, PersonaErrorType, PersonaList, personaCreate, personaUpdate } from "@hearth/contract";
+import {
+  type Persona,
+  type PersonaCreate,
+  type PersonaErrorType,
+  type PersonaUpdate,
+  pathOf,
+  personaEndpoints,
+  uuidParam,
+} from "@hearth/contract";
 import { personaErrorMessages } from "@hearth/contract/labels";
 import { keepPreviousData, type QueryClient, queryOptions } from "@tanstack/react-query";
-import type { z } from "zod";
-import { api, errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { call } from "../../lib/client.ts";
 import { type UploadProgress, uploadFile } from "../characters/upload.ts";
 
 /** The viewer's personas (chat-and-characters §2 Personas pages, §4 "Persona default"). */
@@ -14,21 +22,25 @@ export const personaKeys = {
   detail: (id: string) => [...root, "detail", id] as const,
 };
 
-const path = (id: string) => `/api/personas/${encodeURIComponent(id)}`;
-
 /** `q` is a case-insensitive prefix of the name, matched by the server; the default comes first. */
 export const personaListQuery = (q = "") =>
   queryOptions({
     queryKey: personaKeys.list(q.trim()),
-    queryFn: ({ signal }) => api.get<PersonaList>("/api/personas", { q: q.trim() || undefined }, signal),
+    queryFn: ({ signal }) => call(personaEndpoints.list, { query: { q: q.trim() || undefined }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
 
+/**
+ * Persona ids are UUIDs; the server refuses anything else with a 400, so a page whose address
+ * names something else can say "not found" without asking.
+ */
+export const isPersonaId = (id: string) => uuidParam.safeParse(id).success;
+
 export const personaQuery = (id: string) =>
   queryOptions({
     queryKey: personaKeys.detail(id),
-    queryFn: ({ signal }) => api.get<Persona>(path(id), undefined, signal),
+    queryFn: ({ signal }) => call(personaEndpoints.get, { params: { id }, signal }),
   });
 
 /** After any change: lists are read again, the changed persona is seeded. */
@@ -37,30 +49,26 @@ function changed(queryClient: QueryClient, persona?: Persona) {
   void queryClient.invalidateQueries({ queryKey: [...root, "list"] });
 }
 
-export async function createPersona(queryClient: QueryClient, body: z.input<typeof personaCreate>) {
-  const persona = await api.post<Persona>("/api/personas", body);
+export async function createPersona(queryClient: QueryClient, body: PersonaCreate) {
+  const persona = await call(personaEndpoints.create, { body });
   changed(queryClient, persona);
   return persona;
 }
 
-export async function updatePersona(
-  queryClient: QueryClient,
-  id: string,
-  body: z.input<typeof personaUpdate>,
-) {
-  const persona = await api.patch<Persona>(path(id), body);
+export async function updatePersona(queryClient: QueryClient, id: string, body: PersonaUpdate) {
+  const persona = await call(personaEndpoints.update, { params: { id }, body });
   changed(queryClient, persona);
   return persona;
 }
 
 export async function deletePersona(queryClient: QueryClient, id: string) {
-  await api.delete<void>(path(id));
+  await call(personaEndpoints.delete, { params: { id } });
   queryClient.removeQueries({ queryKey: personaKeys.detail(id) });
   changed(queryClient);
 }
 
 export async function setDefaultPersona(queryClient: QueryClient, id: string) {
-  const persona = await api.post<Persona>(`${path(id)}/default`);
+  const persona = await call(personaEndpoints.setDefault, { params: { id } });
   // The old default changed too: drop every cached persona.
   void queryClient.invalidateQueries({ queryKey: root });
   return persona;
@@ -72,13 +80,18 @@ export async function uploadPersonaAvatar(
   file: File,
   onProgress?: (progress: UploadProgress) => void,
 ) {
-  const persona = await uploadFile<Persona>(`${path(id)}/avatar`, file, onProgress);
+  // XMLHttpRequest for the upload's progress; the path is still the contract's.
+  const persona = await uploadFile<Persona>(
+    pathOf(personaEndpoints.uploadAvatar.path, { id }),
+    file,
+    onProgress,
+  );
   changed(queryClient, persona);
   return persona;
 }
 
 export async function removePersonaAvatar(queryClient: QueryClient, id: string) {
-  const persona = await api.delete<Persona>(`${path(id)}/avatar`);
+  const persona = await call(personaEndpoints.removeAvatar, { params: { id } });
   changed(queryClient, persona);
   return persona;
 }

@@ -1,7 +1,8 @@
+import { personaErrorMessages } from "@hearth/contract/labels";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { RotateCcw, UserRoundX } from "lucide-react";
-import { personaErrorMessage, personaQuery } from "../../features/personas/api.ts";
+import { isPersonaId, personaErrorMessage, personaQuery } from "../../features/personas/api.ts";
 import { PersonaForm } from "../../features/personas/persona-form.tsx";
 import { keepReturn, usePersonasReturn } from "../../features/personas/return-state.ts";
 import { SignedOutPersonas } from "../../features/personas/signed-out-personas.tsx";
@@ -15,27 +16,31 @@ import { Page, PageHeader } from "../../ui/page.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
 
 function EditPersona({ personaId }: { personaId: string }) {
-  const persona = useQuery(personaQuery(personaId));
+  const valid = isPersonaId(personaId);
+  const persona = useQuery({ ...personaQuery(personaId), enabled: valid });
   const back = usePersonasReturn();
+  const notFound = (message: string) => (
+    <EmptyState
+      icon={UserRoundX}
+      title="Persona not found"
+      headingLevel={2}
+      action={
+        <Button asChild>
+          <Link to="/personas" state={keepReturn(back)}>
+            My Personas
+          </Link>
+        </Button>
+      }
+    >
+      {message}
+    </EmptyState>
+  );
+  // An address that names no possible persona (the server would refuse it with a 400).
+  if (!valid) return notFound(personaErrorMessages.persona_not_found);
   if (persona.isPending) return <PageSpinner label="Loading persona" />;
   if (persona.isError) {
     if (isApiRequestError(persona.error) && persona.error.status === 404) {
-      return (
-        <EmptyState
-          icon={UserRoundX}
-          title="Persona not found"
-          headingLevel={2}
-          action={
-            <Button asChild>
-              <Link to="/personas" state={keepReturn(back)}>
-                My Personas
-              </Link>
-            </Button>
-          }
-        >
-          {personaErrorMessage(persona.error)}
-        </EmptyState>
-      );
+      return notFound(personaErrorMessage(persona.error));
     }
     return (
       <Banner
@@ -59,7 +64,10 @@ function EditPersona({ personaId }: { personaId: string }) {
 export default function PersonaEditRoute() {
   const me = useMe();
   const { personaId = "" } = useParams({ strict: false }) as { personaId?: string };
-  const persona = useQuery({ ...personaQuery(personaId), enabled: Boolean(me && !me.is_guest) });
+  const persona = useQuery({
+    ...personaQuery(personaId),
+    enabled: Boolean(me && !me.is_guest) && isPersonaId(personaId),
+  });
   if (!me || me.is_guest) {
     return (
       <SignedOutPersonas title="Persona" redirectTo={`/personas/edit/${encodeURIComponent(personaId)}`} />
