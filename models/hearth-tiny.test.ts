@@ -1,15 +1,21 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTinyModel, renderPrompt, replyInCharacter, type TinyModel } from "./tools/tiny-chat.ts";
-import { expectedTokenIds } from "./tools/vocab.ts";
+import { buildVocab } from "./tools/vocab.ts";
 
 const MODEL_PATH = fileURLToPath(new URL("./hearth-tiny.gguf", import.meta.url));
+const fixture = JSON.parse(
+  readFileSync(new URL("./tools/tokenizer-fixture.json", import.meta.url), "utf8"),
+) as {
+  items: { text: string; ids: number[] }[];
+};
 
-// A character that is not in the training data (generate-dialogues.py has no such role or name).
+// A character that is not in the training data (generate-dialogues.py excludes the name).
 const card = {
   name: "Pellinore",
-  description: "A grumpy old ferry captain who carries travellers across the misty lake.",
-  personality: "gruff, honest",
+  description:
+    "Pellinore is a grumpy old ferry captain who carries travellers across the misty lake. Personality: gruff, honest",
   userName: "Maya",
 };
 
@@ -22,26 +28,35 @@ describe("hearth-tiny.gguf", () => {
     await tiny?.dispose();
   });
 
-  it("tokenizes byte-level, one token per character, and detokenizes back", () => {
-    const hello = tiny.model.tokenize("Hello");
-    // H e l l o: printable ASCII c has id 260 + (c - 0x21).
-    expect(hello.map(Number)).toEqual([299, 328, 335, 335, 338]);
-    const text = "Hi Maya! *waves*\nCafé";
-    expect(tiny.model.tokenize(text).map(Number)).toEqual(expectedTokenIds(text));
-    expect(tiny.model.detokenize(tiny.model.tokenize(text))).toBe(text);
+  it("claims the 2,048-token window it was trained on", () => {
+    expect(tiny.model.fileInfo.metadata.llama?.context_length).toBe(2048);
+    expect(tiny.model.trainContextSize).toBe(2048);
+  });
+
+  it("tokenizes into the trainer's subword ids and detokenizes back", () => {
+    const vocab = buildVocab();
+    expect(tiny.model.tokens.bos).toBe(vocab.bos);
+    expect(tiny.model.tokens.eot).toBe(vocab.imEnd);
+    for (const { text, ids } of fixture.items.slice(0, 120)) {
+      expect(tiny.model.tokenize(text).map(Number)).toEqual(ids);
+    }
+    const text = "Hi Maya! *waves*\nCafé ☕";
+    const ids = tiny.model.tokenize(text);
+    expect(ids.length).toBeLessThan(text.length);
+    expect(tiny.model.detokenize(ids)).toBe(text);
   });
 
   it("uses the ChatML wrapper from the embedded chat template", () => {
     const { text, wrapperName } = renderPrompt(tiny, card, undefined, "Hello!");
     expect(wrapperName).toBe("ChatML");
-    expect(text.startsWith("<s><|im_start|>system\nYou are Pellinore.")).toBe(true);
+    expect(text.startsWith("<s><|im_start|>system\nYou are Pellinore. Pellinore is")).toBe(true);
     expect(text.endsWith("<|im_start|>user\nHello!<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
   });
 
   it("answers a short roleplay turn", async () => {
     const { reply } = await replyInCharacter(tiny, card, "Hello! Who are you?", {
       temperature: 0,
-      maxTokens: 120,
+      maxTokens: 60,
     });
     expect(reply.trim().length).toBeGreaterThan(0);
     expect(reply).not.toContain("<|im_end|>");

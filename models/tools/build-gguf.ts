@@ -28,6 +28,8 @@ interface TrainerExport {
   tokens: string[];
   tensors: { name: string; shape: number[]; offset: number }[];
   weightsFile: string;
+  /** The training window in tokens: written as llama.context_length. */
+  seq?: number;
 }
 
 export const MODEL_NAME = "Hearth Tiny Roleplay";
@@ -72,7 +74,7 @@ function toGgmlDims(shape: number[]): number[] {
   return [...shape].reverse();
 }
 
-function loadTrainerExport(jsonPath: string): { config: ModelConfig; tensors: GgufTensor[] } {
+function loadTrainerExport(jsonPath: string): { config: ModelConfig; tensors: GgufTensor[]; seq?: number } {
   const exported = JSON.parse(readFileSync(jsonPath, "utf8")) as TrainerExport;
   const expected = buildVocab().tokens;
   const mismatch = expected.findIndex((t, i) => exported.tokens[i] !== t);
@@ -86,7 +88,7 @@ function loadTrainerExport(jsonPath: string): { config: ModelConfig; tensors: Gg
     const count = shape.reduce((a, b) => a * b, 1);
     return { name, dims: toGgmlDims(shape), data: floats.subarray(offset / 4, offset / 4 + count) };
   });
-  return { config: exported.config, tensors };
+  return { config: exported.config, tensors, seq: exported.seq };
 }
 
 /** A small untrained model: enough to exercise loading, tokenizing and sampling. */
@@ -143,23 +145,35 @@ function randomTensors(config: ModelConfig, seed = 1): GgufTensor[] {
   return tensors; // no output.weight: llama.cpp ties it to token_embd
 }
 
+/** Writes the untrained random model (the real vocabulary and template): for wiring tests. */
+export function writeRandomModel(path: string): void {
+  const { config, tensors } = randomModel();
+  writeGguf(path, { kv: metadata(config, 2048), tensors });
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: {
       weights: { type: "string" },
       random: { type: "boolean", default: false },
       out: { type: "string" },
-      context: { type: "string", default: "2048" },
+      // Defaults to the window the weights were trained on (model.json "seq"): the server
+      // budgets prompts to llama.context_length, so it must be the real one.
+      context: { type: "string" },
     },
   });
   if (!values.out || (!values.weights && !values.random)) {
-    console.error("usage: build-gguf.ts (--weights model.json | --random) --out file.gguf [--context 2048]");
+    console.error("usage: build-gguf.ts (--weights model.json | --random) --out file.gguf [--context N]");
     process.exit(2);
   }
-  const { config, tensors } = values.weights ? loadTrainerExport(values.weights) : randomModel();
-  writeGguf(values.out, { kv: metadata(config, Number(values.context)), tensors: tensors });
+  const { config, tensors, seq } = values.weights
+    ? loadTrainerExport(values.weights)
+    : { ...randomModel(), seq: 2048 };
+  const context = Number(values.context ?? seq);
+  if (!Number.isInteger(context) || context <= 0) throw new Error("no context length: pass --context");
+  writeGguf(values.out, { kv: metadata(config, context), tensors: tensors });
   const params = tensors.reduce((n, t) => n + t.data.length, 0);
-  console.log(`wrote ${values.out}: ${tensors.length} tensors, ${params} parameters`);
+  console.log(`wrote ${values.out}: ${tensors.length} tensors, ${params} parameters, context ${context}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

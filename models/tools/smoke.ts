@@ -1,17 +1,26 @@
 // Checks that a GGUF built by build-gguf.ts loads in node-llama-cpp, tokenizes as the trainer
-// does, picks the ChatML wrapper, and streams replies in character.
+// does, picks the ChatML wrapper, claims the window it was trained on, and streams replies in
+// character, for short cards and for two of Hearth's (long) demo characters.
 //
 //   cd /work/main && npx tsx models/tools/smoke.ts models/hearth-tiny.gguf
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { SEED_CHARACTERS } from "../../apps/server/src/features/characters/seed-data.ts";
 import { type CharacterCard, cardText, loadTinyModel, renderPrompt, replyInCharacter } from "./tiny-chat.ts";
-import { buildVocab, expectedTokenIds, IM_END, IM_START } from "./vocab.ts";
+import { buildVocab, IM_END, IM_START } from "./vocab.ts";
 
-const SAMPLES: { card: CharacterCard; greeting: string; turns: string[] }[] = [
+interface Sample {
+  card: CharacterCard;
+  greeting?: string;
+  examples?: string;
+  turns: string[];
+}
+
+const SHORT: Sample[] = [
   {
     card: {
       name: "Mira",
-      description: "A retired sea captain who keeps the lighthouse on the cliffs.",
-      personality: "gruff, kind",
+      description: "A retired sea captain who keeps the lighthouse on the cliffs. Personality: gruff, kind",
       scenario: "A storm has driven Sam to the lighthouse door.",
       userName: "Sam",
     },
@@ -20,25 +29,43 @@ const SAMPLES: { card: CharacterCard; greeting: string; turns: string[] }[] = [
   },
   {
     card: {
-      name: "Professor Quill",
-      description: "An absent-minded wizard who teaches at a school of magic.",
-      personality: "cheerful, curious",
-      userName: "Lena",
-    },
-    greeting: "*Professor Quill looks up from a pile of books.* Ah, a visitor!",
-    turns: ["Hi professor. What are you reading?", "Can you teach me a spell?"],
-  },
-  {
-    card: {
       name: "Zorblax",
-      description: "A nervous alien mechanic stranded at a desert gas station.",
-      personality: "shy, clever",
+      description: "A nervous alien mechanic stranded at a desert gas station. Zorblax is shy and clever.",
       scenario: "Ray pulls in for fuel at midnight.",
       userName: "Ray",
     },
     greeting: "*Zorblax peeks out from under a truck.* Oh! A customer.",
     turns: ["Hey there. Who are you?", "*hands over a wrench* Need some help?"],
   },
+];
+
+/** A demo character's card as the server renders it ({{char}} and {{user}} resolved). */
+export function demoSample(name: string, userName: string, turns: string[]): Sample {
+  const c = SEED_CHARACTERS.find((s) => s.name === name);
+  if (!c) throw new Error(`no demo character ${name}`);
+  const fill = (text?: string | null) =>
+    (text ?? "").replaceAll("{{char}}", c.name).replaceAll("{{user}}", userName);
+  return {
+    card: {
+      name: c.name,
+      description: fill(c.persona),
+      scenario: fill(c.scenario) || undefined,
+      userName,
+      systemPrompt: fill(c.system_prompt) || undefined,
+    },
+    greeting: fill(c.greeting),
+    examples: c.dialogue ? `Example of how ${c.name} talks:\n${fill(c.dialogue)}` : undefined,
+    turns,
+  };
+}
+
+const DEMOS: Sample[] = [
+  demoSample("Bramble Hollowell", "Maya", [
+    "Do you have a room free?",
+    "I brought you some apples.",
+    "Goodbye!",
+  ]),
+  demoSample("Vera Kane", "Sam", ["Who are you?", "I'm scared.", "Can I sit here?"]),
 ];
 
 async function main(): Promise<void> {
@@ -48,18 +75,26 @@ async function main(): Promise<void> {
   const { model } = tiny;
   const vocab = buildVocab();
 
-  // Tokenizer: one token per character, byte fallback for newline and non-ASCII.
-  for (const text of ["Hello", "Hi there, Sam! *waves*\nCafé ☕"]) {
-    const ids = model.tokenize(text).map(Number);
-    assert.deepEqual(ids, expectedTokenIds(text), `tokenize ${JSON.stringify(text)}`);
-    assert.equal(model.detokenize(model.tokenize(text)), text);
+  // Tokenizer: the trainer's ids (tokenizer-fixture.json), byte fallback, control tokens.
+  const fixture = JSON.parse(readFileSync(new URL("./tokenizer-fixture.json", import.meta.url), "utf8")) as {
+    items: { text: string; ids: number[] }[];
+  };
+  for (const { text, ids } of fixture.items) {
+    assert.deepEqual(model.tokenize(text).map(Number), ids, `tokenize ${JSON.stringify(text)}`);
   }
   assert.deepEqual(model.tokenize(IM_START, true).map(Number), [vocab.imStart]);
   assert.deepEqual(model.tokenize(IM_END, true).map(Number), [vocab.imEnd]);
-  console.log(`tokenizer ok: "Hello" -> [${model.tokenize("Hello").join(", ")}]`);
+  const hello = model.tokenize("Hello there, Sam!");
+  console.log(
+    `tokenizer ok (${fixture.items.length} fixture strings): "Hello there, Sam!" -> ` +
+      `[${hello.map((t) => JSON.stringify(vocab.tokens[Number(t)])).join(", ")}]`,
+  );
+  console.log(
+    `llama.context_length: ${model.fileInfo.metadata.llama?.context_length}, train context ${model.trainContextSize}`,
+  );
 
   // The prompt node-llama-cpp renders must match the training format byte for byte.
-  const sample = SAMPLES[0];
+  const sample = SHORT[0];
   assert(sample);
   const rendered = renderPrompt(tiny, sample.card, sample.greeting, "Hi");
   const expected =
@@ -69,25 +104,33 @@ async function main(): Promise<void> {
   assert.equal(rendered.text, expected);
   console.log(`chat wrapper: ${rendered.wrapperName}; prompt matches the training format`);
 
-  for (const { card, greeting, turns } of SAMPLES) {
-    console.log(`\n=== ${card.name} (user: ${card.userName}) ===\n${cardText(card)}`);
+  for (const { card, greeting, examples, turns } of [...SHORT, ...DEMOS]) {
+    const system = cardText(card);
+    const promptTokens = model.tokenize(`${system}\n${examples ?? ""}\n${greeting ?? ""}`).length;
+    console.log(
+      `\n=== ${card.name} (user: ${card.userName}; card, examples and greeting: ${promptTokens} tokens) ===`,
+    );
     console.log(`[greeting] ${greeting}`);
     for (const turn of turns) {
       process.stdout.write(`[${card.userName}] ${turn}\n[${card.name}] `);
       const started = performance.now();
-      let chunks = 0;
+      let first = 0;
       const { reply } = await replyInCharacter(tiny, card, turn, {
         greeting,
+        examples,
         onTextChunk: (text) => {
-          chunks++;
+          first ||= performance.now();
           process.stdout.write(text);
         },
       });
       const ms = performance.now() - started;
-      console.log(`\n    (${chunks} chunks, ${reply.length} chars, ${ms.toFixed(0)} ms)`);
+      assert(reply.trim().length > 0, "empty reply");
+      console.log(
+        `\n    (${reply.length} chars, first text ${(first - started).toFixed(0)} ms, total ${ms.toFixed(0)} ms)`,
+      );
     }
   }
   await tiny.dispose();
 }
 
-await main();
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) await main();

@@ -11,22 +11,27 @@ import {
 
 export interface CharacterCard {
   name: string;
-  /** Who the character is, in a sentence or two. */
+  /** Who the character is: one sentence to pages of prose, lists and markdown. */
   description: string;
-  /** Comma-separated traits, e.g. "gruff, kind". */
-  personality?: string;
   scenario?: string;
   /** The user's persona name. */
   userName: string;
+  /** The user's persona description, after "You are talking with {user}.". */
+  userPersona?: string;
+  /** The creator's system prompt, before the card. */
+  systemPrompt?: string;
 }
 
-/** The system message format the model was trained on (generate-dialogues.py: card_text). */
+/**
+ * The system turn as apps/server/src/features/chats/prompt.ts renders it, which is the format
+ * the model was trained on (generate-dialogues.py: Character.card).
+ */
 export function cardText(card: CharacterCard): string {
-  const lines = [`You are ${card.name}. ${card.description}`];
-  if (card.personality) lines.push(`Personality: ${card.personality}`);
+  const lines = [`You are ${card.name}.${card.description ? ` ${card.description}` : ""}`];
   if (card.scenario) lines.push(`Scenario: ${card.scenario}`);
-  lines.push(`You are talking with ${card.userName}.`);
-  return lines.join("\n");
+  lines.push(`You are talking with ${card.userName}.${card.userPersona ? ` ${card.userPersona}` : ""}`);
+  const text = lines.join("\n");
+  return card.systemPrompt ? `${card.systemPrompt}\n\n${text}` : text;
 }
 
 export interface TinyModel {
@@ -51,8 +56,10 @@ export async function loadTinyModel(modelPath: string, contextSize = 2048): Prom
   };
 }
 
-function history(card: CharacterCard, greeting?: string): ChatHistoryItem[] {
+/** System turn, optional example-dialogue system turn ("Example of how X talks:\n..."), greeting. */
+function history(card: CharacterCard, greeting?: string, examples?: string): ChatHistoryItem[] {
   const items: ChatHistoryItem[] = [{ type: "system", text: cardText(card) }];
+  if (examples) items.push({ type: "system", text: examples });
   if (greeting) items.push({ type: "model", response: [greeting] });
   return items;
 }
@@ -77,6 +84,8 @@ export function renderPrompt(
 
 export interface TurnOptions {
   greeting?: string;
+  /** The example-dialogue system turn, as the server sends it. */
+  examples?: string;
   temperature?: number;
   seed?: number;
   maxTokens?: number;
@@ -93,13 +102,13 @@ export async function replyInCharacter(
   const sequence = tiny.context.getSequence();
   try {
     const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: cardText(card) });
-    session.setChatHistory(history(card, options.greeting));
+    session.setChatHistory(history(card, options.greeting, options.examples));
     const reply = await session.prompt(userText, {
       temperature: options.temperature ?? 0,
       seed: options.seed ?? 1,
       maxTokens: options.maxTokens ?? 200,
       onTextChunk: options.onTextChunk,
-      // Tokens are single characters: a repeat penalty punishes common letters and spaces.
+      // Greedy tests and samples: no penalty (replies repeat the names they must copy).
       repeatPenalty: false,
     });
     return { reply, wrapperName: session.chatWrapper.wrapperName };

@@ -1,5 +1,7 @@
-// The tiny model's byte-level vocabulary and chat template. tokenizer.py builds the same list
+// The tiny model's subword vocabulary and chat template. tokenizer.py builds the same list
 // in the same order; build-gguf.ts refuses weights whose exported token list differs.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /** ChatML markers, added as single control tokens so a turn boundary costs one token each. */
 export const IM_START = "<|im_start|>";
@@ -22,12 +24,16 @@ export interface Vocab {
   imEnd: number;
 }
 
+/** The learned merges (tokenizer.py --train): token id = 356 + index, score = -index. */
+export const TOKENS_FILE = fileURLToPath(new URL("./hearth-tokens.json", import.meta.url));
+
 /**
  * `<unk> <s> </s>`, the 256 byte tokens (byte fallback for newlines and non-ASCII), `▁` (the
- * space, as SentencePiece escapes it), the 94 printable ASCII characters, then the two ChatML
- * markers. No multi-character pieces, so SentencePiece tokenization is one token per character.
+ * space, as SentencePiece escapes it), the 94 printable ASCII characters, the two ChatML
+ * markers, then the BPE pieces in merge order. llama.cpp's SPM tokenizer merges the adjacent
+ * pair whose concatenation scores highest, so score = -rank reproduces tokenizer.py.
  */
-export function buildVocab(): Vocab {
+export function buildVocab(tokensFile = TOKENS_FILE): Vocab {
   const tokens: string[] = ["<unk>", "<s>", "</s>"];
   const types: number[] = [UNKNOWN, CONTROL, CONTROL];
   for (let b = 0; b < 256; b++) {
@@ -42,10 +48,16 @@ export function buildVocab(): Vocab {
   }
   tokens.push(IM_START, IM_END);
   types.push(CONTROL, CONTROL);
+  const base = tokens.length;
+  const { merges } = JSON.parse(readFileSync(tokensFile, "utf8")) as { merges: string[] };
+  for (const piece of merges) {
+    tokens.push(piece);
+    types.push(NORMAL);
+  }
   return {
     tokens,
     types,
-    scores: tokens.map(() => 0),
+    scores: tokens.map((_, i) => (i < base ? 0 : -(i - base))),
     unk: 0,
     bos: 1,
     eos: 2,
@@ -63,20 +75,3 @@ export const CHAT_TEMPLATE =
   "{{ bos_token }}{% for message in messages %}" +
   "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}" +
   "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
-
-/**
- * Token ids llama.cpp should produce for plain text (no special tokens parsed, no BOS): one
- * token per printable ASCII character, `▁` for a space, byte tokens for everything else.
- */
-export function expectedTokenIds(text: string): number[] {
-  const vocab = buildVocab();
-  const space = vocab.tokens.indexOf("\u2581");
-  const ids: number[] = [];
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === " ") ids.push(space);
-    else if (code >= 0x21 && code <= 0x7e) ids.push(space + 1 + (code - 0x21));
-    else for (const byte of Buffer.from(ch, "utf8")) ids.push(3 + byte);
-  }
-  return ids;
-}
