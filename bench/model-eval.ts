@@ -240,6 +240,16 @@ function table(runs: Run[], pick: (r: Run) => ItemResult[]): string {
   ].join("\n");
 }
 
+/** Last model against the first: loss ratio on the items both fit, and prompts that fit. */
+function ratios(runs: Run[], both: (r: Run) => ItemResult[]): string {
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  if (!first || !last || first === last) return "";
+  const a = summary(both(first));
+  const b = summary(both(last));
+  return `Ratios, ${basename(last.modelPath)} / ${basename(first.modelPath)}: held-out loss per character ${(b.natsPerChar / a.natsPerChar).toFixed(2)}x on the items both fit; prompts that fit ${summary(last.results).fits} vs ${summary(first.results).fits}.`;
+}
+
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -284,6 +294,8 @@ Held-out set: \`bench/model-eval.heldout.jsonl\`, ${items.length} generated chat
 - **empty or repeated**: the reply is empty or equal to an earlier assistant turn of the chat.
 
 ${tables}
+
+${ratios(runs, both)}
 
 Runtime: ${runs.map((r) => `${basename(r.modelPath)} ${r.seconds.toFixed(0)} s`).join(", ")}.`,
     );
