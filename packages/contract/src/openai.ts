@@ -37,3 +37,114 @@ export const openAiCompletionRequest = z.object({
   prompt: z.string().max(2_000_000),
 });
 export type OpenAiCompletionRequest = z.infer<typeof openAiCompletionRequest>;
+
+/** Token counts of one answer; `cached_tokens` is the prompt the engine did not evaluate again. */
+export const openAiUsage = z.object({
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+  total_tokens: z.number().int().min(0),
+  prompt_tokens_details: z.object({ cached_tokens: z.number().int().min(0) }),
+});
+export type OpenAiUsage = z.infer<typeof openAiUsage>;
+
+/** Why a choice ended: a stop (end of text or a stop string) or the token limit. */
+export const openAiFinishReason = z.enum(["stop", "length"]);
+export type OpenAiFinishReason = z.infer<typeof openAiFinishReason>;
+
+/** GET /v1/models: the models of Hearth's registry. */
+export const openAiModel = z.object({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+export const openAiModelList = z.object({ object: z.literal("list"), data: z.array(openAiModel) });
+export type OpenAiModelList = z.infer<typeof openAiModelList>;
+
+const completionHead = {
+  /** `chatcmpl-…` for chat, `cmpl-…` for text; the same on every chunk of one stream. */
+  id: z.string(),
+  /** Unix seconds. */
+  created: z.number().int(),
+  model: z.string(),
+};
+
+/** POST /v1/chat/completions without `stream`: the whole reply. */
+export const openAiChatCompletion = z.object({
+  ...completionHead,
+  object: z.literal("chat.completion"),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: z.object({ role: z.literal("assistant"), content: z.string() }),
+      finish_reason: openAiFinishReason,
+    }),
+  ),
+  usage: openAiUsage,
+});
+export type OpenAiChatCompletion = z.infer<typeof openAiChatCompletion>;
+
+/** POST /v1/completions without `stream`: the whole continuation. */
+export const openAiCompletion = z.object({
+  ...completionHead,
+  object: z.literal("text_completion"),
+  choices: z.array(
+    z.object({ index: z.number().int(), text: z.string(), finish_reason: openAiFinishReason }),
+  ),
+  usage: openAiUsage,
+});
+export type OpenAiCompletion = z.infer<typeof openAiCompletion>;
+
+/**
+ * An error after a stream has begun (the status is already 200): the stream's last event,
+ * with no `[DONE]` after it. Errors before the first token are JSON answers with a status.
+ */
+export const openAiStreamError = z.object({
+  error: z.object({ message: z.string(), type: z.literal("server_error") }),
+});
+
+/**
+ * One `data:` of POST /v1/chat/completions with `stream: true`: first the role, then one chunk
+ * per batch of tokens, a chunk with `finish_reason`, then one with `usage` and no choices. The
+ * stream ends with `data: [DONE]` (not JSON), as OpenAI's does.
+ */
+export const openAiChatCompletionChunk = z.object({
+  ...completionHead,
+  object: z.literal("chat.completion.chunk"),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal("assistant").optional(), content: z.string().optional() }),
+      finish_reason: openAiFinishReason.nullable(),
+    }),
+  ),
+  usage: openAiUsage.optional(),
+});
+export const openAiChatStreamEvent = z.union([openAiChatCompletionChunk, openAiStreamError]);
+export type OpenAiChatStreamEvent = z.infer<typeof openAiChatStreamEvent>;
+
+/** One `data:` of POST /v1/completions with `stream: true`; the same order, ending `data: [DONE]`. */
+export const openAiCompletionChunk = z.object({
+  ...completionHead,
+  object: z.literal("text_completion"),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      text: z.string(),
+      finish_reason: openAiFinishReason.nullable(),
+    }),
+  ),
+  usage: openAiUsage.optional(),
+});
+export const openAiCompletionStreamEvent = z.union([openAiCompletionChunk, openAiStreamError]);
+export type OpenAiCompletionStreamEvent = z.infer<typeof openAiCompletionStreamEvent>;
+
+/** Every /v1 error, before a stream or instead of an answer (OpenAI's shape, not Hearth's `{ code, message }`). */
+export const openAiErrorBody = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.enum(["invalid_request_error", "server_error"]),
+    code: z.string(),
+  }),
+});
+export type OpenAiErrorBody = z.infer<typeof openAiErrorBody>;

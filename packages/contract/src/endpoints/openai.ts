@@ -1,4 +1,49 @@
-import type { EndpointDef } from "../endpoint.ts";
+import { endpoint } from "../endpoint.ts";
+import {
+  openAiChatCompletion,
+  openAiChatRequest,
+  openAiChatStreamEvent,
+  openAiCompletion,
+  openAiCompletionRequest,
+  openAiCompletionStreamEvent,
+  openAiModelList,
+} from "../openai.ts";
 
-/** Declared as the routes of apps/server/src/features/openai move onto the contract. */
-export const openAiEndpoints = {} satisfies Record<string, EndpointDef>;
+/**
+ * Hearth's OpenAI-compatible API (apps/server/src/features/inference/openai-routes.ts), so other
+ * tools can use its models. Off (404) unless HEARTH_API_KEY is set; then every call sends
+ * `Authorization: Bearer <key>`. Unlike the rest of Hearth, errors are OpenAI's
+ * `{ error: { message, type, code } }` (`openAiErrorBody`), so OpenAI clients read them.
+ */
+export const openAiEndpoints = {
+  models: endpoint({
+    method: "GET",
+    path: "/v1/models",
+    summary: "The models of Hearth's registry, as OpenAI lists them",
+    tag: "OpenAI-compatible",
+    access: "api-key",
+    response: openAiModelList,
+  }),
+  chatCompletions: endpoint({
+    method: "POST",
+    path: "/v1/chat/completions",
+    summary:
+      "Chat completion: the whole reply as JSON, or with `stream: true` server-sent chunks ending `data: [DONE]`",
+    tag: "OpenAI-compatible",
+    access: "api-key",
+    body: openAiChatRequest,
+    response: openAiChatCompletion,
+    events: openAiChatStreamEvent,
+  }),
+  completions: endpoint({
+    method: "POST",
+    path: "/v1/completions",
+    summary:
+      "Text completion of a raw prompt: JSON, or with `stream: true` server-sent chunks ending `data: [DONE]`",
+    tag: "OpenAI-compatible",
+    access: "api-key",
+    body: openAiCompletionRequest,
+    response: openAiCompletion,
+    events: openAiCompletionStreamEvent,
+  }),
+};

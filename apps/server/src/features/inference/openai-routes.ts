@@ -1,13 +1,28 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { openAiChatRequest, openAiCompletionRequest } from "@hearth/contract";
+import {
+  type OpenAiChatCompletion,
+  type OpenAiChatRequest,
+  type OpenAiChatStreamEvent,
+  type OpenAiCompletion,
+  type OpenAiCompletionRequest,
+  type OpenAiCompletionStreamEvent,
+  type OpenAiErrorBody,
+  type OpenAiFinishReason,
+  type OpenAiUsage,
+  openAiEndpoints,
+} from "@hearth/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import { HttpError } from "../../http/errors.ts";
+import { route } from "../../http/route.ts";
 import { type GenerationStats, LlmError, type LlmEvent, type SamplingSettings } from "../../ports/llm.ts";
 import type { InferenceService } from "./service.ts";
 
 /**
- * Hearth's OpenAI-compatible API under /v1, so other tools can use its models. Closed unless
- * HEARTH_API_KEY is set; errors use OpenAI's `{ error: { message, type, code } }` shape.
+ * Hearth's OpenAI-compatible API under /v1, so other tools can use its models, declared in the
+ * contract (`openAiEndpoints`). Closed unless HEARTH_API_KEY is set; errors use OpenAI's
+ * `{ error: { message, type, code } }` shape, not Hearth's `{ code, message }`: this plugin's
+ * own error handler answers every refusal, the contract's input checks included.
  */
 export async function openAiRoutes(
   app: FastifyInstance,
@@ -27,33 +42,32 @@ export async function openAiRoutes(
     if (!safeEqual(given, opts.apiKey)) return openAiError(reply, 401, "Invalid API key.", "invalid_api_key");
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, _req, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
     if (error instanceof LlmError) {
       const status = error.kind === "unavailable" ? 503 : error.kind === "upstream" ? 502 : 400;
       return openAiError(reply, status, error.message, error.kind);
     }
-    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
-    return openAiError(
-      reply,
-      status,
-      status === 500 ? "Internal error." : error.message,
-      "invalid_request_error",
-    );
+    // HttpError: the contract's input checks (400 with the field) or a broken answer (500);
+    // otherwise fastify's own client errors (bad JSON, wrong content type, too large).
+    const status = error instanceof HttpError ? error.status : (error.statusCode ?? 500);
+    if (status >= 500) {
+      req.log.error({ err: error }, "unhandled /v1 error");
+      return openAiError(reply, 500, "Internal error.", "invalid_request_error");
+    }
+    return openAiError(reply, status, error.message, "invalid_request_error");
   });
 
-  app.get("/v1/models", async () => ({
-    object: "list",
+  route(app, openAiEndpoints.models, async () => ({
+    object: "list" as const,
     data: inference.registry.entries.map((e) => ({
       id: e.id,
-      object: "model",
+      object: "model" as const,
       created: 0,
       owned_by: "hearth",
     })),
   }));
 
-  app.post("/v1/chat/completions", async (req, reply) => {
-    const body = parseOpenAi(openAiChatRequest, req.body, reply);
-    if (!body) return reply;
+  route(app, openAiEndpoints.chatCompletions, async ({ req, reply, body }) => {
     const entryId = body.model ?? inference.registry.defaultId;
     const backend = await inference.backend(entryId);
     const messages = body.messages.map((m) => ({
@@ -65,9 +79,7 @@ export async function openAiRoutes(
     );
   });
 
-  app.post("/v1/completions", async (req, reply) => {
-    const body = parseOpenAi(openAiCompletionRequest, req.body, reply);
-    if (!body) return reply;
+  route(app, openAiEndpoints.completions, async ({ req, reply, body }) => {
     const entryId = body.model ?? inference.registry.defaultId;
     const backend = await inference.backend(entryId);
     return respond(req, reply, entryId, "text", body.stream ?? false, (signal) =>
@@ -78,6 +90,9 @@ export async function openAiRoutes(
 
 type Kind = "chat" | "text";
 
+/** What one `data:` of a /v1 stream may be: the contract's events of either endpoint. */
+type StreamEvent = OpenAiChatStreamEvent | OpenAiCompletionStreamEvent;
+
 async function respond(
   req: FastifyRequest,
   reply: FastifyReply,
@@ -85,7 +100,7 @@ async function respond(
   kind: Kind,
   stream: boolean,
   start: (signal: AbortSignal) => AsyncIterable<LlmEvent>,
-) {
+): Promise<FastifyReply> {
   const id = `${kind === "chat" ? "chatcmpl" : "cmpl"}-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const controller = new AbortController();
@@ -102,18 +117,21 @@ async function respond(
       if (e.value.type === "token") text += e.value.text;
       else stats = e.value.stats;
     }
-    const choice =
-      kind === "chat"
-        ? { index: 0, message: { role: "assistant", content: text }, finish_reason: finish(stats) }
-        : { index: 0, text, finish_reason: finish(stats) };
-    return {
-      id,
-      object: kind === "chat" ? "chat.completion" : "text_completion",
-      created,
-      model,
-      choices: [choice],
-      usage: usage(stats),
-    };
+    const head = { id, created, model, usage: usage(stats) };
+    // These endpoints also declare `events`, so route() leaves the answer to us: shaped here by
+    // the contract's response schema all the same.
+    if (kind === "chat") {
+      return answer(req, reply, openAiEndpoints.chatCompletions.response, {
+        ...head,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finish(stats) }],
+      } satisfies OpenAiChatCompletion);
+    }
+    return answer(req, reply, openAiEndpoints.completions.response, {
+      ...head,
+      object: "text_completion",
+      choices: [{ index: 0, text, finish_reason: finish(stats) }],
+    } satisfies OpenAiCompletion);
   }
 
   // The first event decides the status: an error before any token still answers as JSON.
@@ -125,26 +143,22 @@ async function respond(
     "cache-control": "no-cache",
     connection: "keep-alive",
   });
-  const object = kind === "chat" ? "chat.completion.chunk" : "text_completion";
-  const send = (data: unknown) => out.write(`data: ${JSON.stringify(data)}\n\n`);
-  const chunk = (text: string, finishReason: string | null) =>
-    send({
-      id,
-      object,
-      created,
-      model,
-      choices: [
-        kind === "chat"
-          ? { index: 0, delta: text ? { content: text } : {}, finish_reason: finishReason }
-          : { index: 0, text, finish_reason: finishReason },
-      ],
-    });
+  const send = (data: StreamEvent) => out.write(`data: ${JSON.stringify(data)}\n\n`);
+  const head = { id, created, model };
+  const chunk = (text: string, finishReason: OpenAiFinishReason | null) =>
+    send(
+      kind === "chat"
+        ? {
+            ...head,
+            object: "chat.completion.chunk",
+            choices: [{ index: 0, delta: text ? { content: text } : {}, finish_reason: finishReason }],
+          }
+        : { ...head, object: "text_completion", choices: [{ index: 0, text, finish_reason: finishReason }] },
+    );
   if (kind === "chat")
     send({
-      id,
-      object,
-      created,
-      model,
+      ...head,
+      object: "chat.completion.chunk",
       choices: [{ index: 0, delta: { role: "assistant" }, finish_reason: null }],
     });
   try {
@@ -152,7 +166,12 @@ async function respond(
       if (e.value.type === "token") chunk(e.value.text, null);
       else {
         chunk("", finish(e.value.stats));
-        send({ id, object, created, model, choices: [], usage: usage(e.value.stats) });
+        const used = usage(e.value.stats);
+        send(
+          kind === "chat"
+            ? { ...head, object: "chat.completion.chunk", choices: [], usage: used }
+            : { ...head, object: "text_completion", choices: [], usage: used },
+        );
       }
     }
     out.write("data: [DONE]\n\n");
@@ -162,11 +181,28 @@ async function respond(
     });
   }
   out.end();
+  return reply;
 }
 
-function samplingOf(
-  body: z.infer<typeof openAiChatRequest> | z.infer<typeof openAiCompletionRequest>,
-): SamplingSettings {
+/**
+ * Sends a JSON answer shaped by the contract's schema; an answer that breaks it is a bug here,
+ * logged with where it broke and answered as a plain 500 (as route() does for Hearth's own).
+ */
+function answer<S extends z.ZodType>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  schema: S,
+  value: z.input<S>,
+): FastifyReply {
+  const checked = schema.safeParse(value);
+  if (!checked.success) {
+    req.log.error({ route: req.url, issues: checked.error.issues }, "answer broke the contract");
+    throw new HttpError(500, "internal", "Internal error.");
+  }
+  return reply.status(200).send(checked.data);
+}
+
+function samplingOf(body: OpenAiChatRequest | OpenAiCompletionRequest): SamplingSettings {
   return {
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? 256,
     temperature: body.temperature ?? 0.8,
@@ -181,11 +217,11 @@ function stopsOf(stop: string | string[] | undefined): string[] {
   return stop === undefined ? [] : Array.isArray(stop) ? stop : [stop];
 }
 
-function finish(stats: GenerationStats | null): string {
+function finish(stats: GenerationStats | null): OpenAiFinishReason {
   return stats?.finishReason === "length" ? "length" : "stop";
 }
 
-function usage(stats: GenerationStats | null) {
+function usage(stats: GenerationStats | null): OpenAiUsage {
   return {
     prompt_tokens: stats?.promptTokens ?? 0,
     completion_tokens: stats?.completionTokens ?? 0,
@@ -194,27 +230,11 @@ function usage(stats: GenerationStats | null) {
   };
 }
 
-function parseOpenAi<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  reply: FastifyReply,
-): z.output<S> | null {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  openAiError(
-    reply,
-    400,
-    issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid request",
-    "invalid_request_error",
-  );
-  return null;
-}
-
 function openAiError(reply: FastifyReply, status: number, message: string, code: string) {
-  return reply
-    .status(status)
-    .send({ error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", code } });
+  const body: OpenAiErrorBody = {
+    error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", code },
+  };
+  return reply.status(status).send(body);
 }
 
 function safeEqual(a: string, b: string): boolean {
