@@ -30,6 +30,8 @@ async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>["db"]
   }
 }
 
+// Real Hearth processes each (several per test): slow on a small shared machine, hence the
+// longer limits on those tests.
 describe("hearth seed and hearth import", () => {
   it("lists both commands in the help", async () => {
     const top = await hearth("--help");
@@ -63,7 +65,7 @@ describe("hearth seed and hearth import", () => {
       expect(row.dialogue).toContain("{{char}}:");
       expect(row.tokenCount).toBeGreaterThan(0);
     }
-  });
+  }, 240_000);
 
   it("imports card files for a user and explains what it could not import", async () => {
     const card = path.join(dataDir, "mira.png");
@@ -87,7 +89,7 @@ describe("hearth seed and hearth import", () => {
     expect(forUser.stdout).toContain("for hearth@system.hearth.invalid");
     const unknown = await hearth("import", card, "--user", "nobody").catch((e) => e);
     expect(unknown.stderr).toContain('No user with email or username "nobody"');
-  });
+  }, 360_000);
 
   it("monograms take the initials of the first two words", () => {
     expect(initials("Ser Aldric the Unready")).toBe("SA");
