@@ -50,12 +50,14 @@ export function NotAllowed() {
   );
 }
 
-/** Whether an error means "no such character for you" rather than a failure. */
+/**
+ * Whether an error means "no such character for you" rather than a failure. A link whose id is
+ * not a character id at all (the server refuses it with 400 on `id`) names no character either.
+ */
 export function isUnavailable(error: unknown): boolean {
-  return (
-    isApiRequestError(error) &&
-    (error.status === 404 || error.code === "invalidAccess" || error.code === "notFound")
-  );
+  if (!isApiRequestError(error)) return false;
+  if (error.status === 400 && error.issues?.some((issue) => issue.path === "id")) return true;
+  return error.status === 404 || error.code === "invalidAccess" || error.code === "notFound";
 }
 
 export function isForbidden(error: unknown): boolean {
