@@ -15,7 +15,8 @@ import { samplingFor } from "./sampling.ts";
 
 /**
  * The tokens a generation may use: the viewer's tier context, never more than the model really
- * holds; the reply gets the chosen length but at most a third of a small window.
+ * holds; the reply gets the chosen length but at most a third of a small window, and no more
+ * than the model's own cap.
  */
 export function generationBudget(
   permissions: readonly Permission[],
@@ -25,7 +26,12 @@ export function generationBudget(
 ): { window: number; sampling: SamplingSettings } {
   const window = Math.min(contextTokens(permissions, entry.tokens), modelWindow);
   const chosen = samplingFor(settings ?? {});
-  return { window, sampling: { ...chosen, maxTokens: Math.min(chosen.maxTokens, Math.floor(window / 3)) } };
+  const maxTokens = Math.min(
+    chosen.maxTokens,
+    Math.floor(window / 3),
+    entry.reply_tokens_max ?? Number.POSITIVE_INFINITY,
+  );
+  return { window, sampling: { ...chosen, maxTokens } };
 }
 
 export function promptCharacter(

@@ -8,6 +8,7 @@ import { BUNDLED_MODEL, readActiveModel, readActiveServer } from "../models/inde
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
 export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;
+const BUNDLED_REPLY_TOKENS = 128;
 
 const backendSpec = z.discriminatedUnion("type", [
   z.object({ type: z.literal("embedded"), path: z.string() }),
@@ -29,6 +30,8 @@ const registryEntry = z.object({
   hide_unauthorized: z.boolean().default(false),
   tags: z.array(z.string()).default([]),
   context_size: z.number().int().min(512).optional(),
+  /** Most tokens a reply may take on this model, below what a member chose (a tiny model loops on long replies). */
+  reply_tokens_max: z.number().int().min(16).optional(),
   backend: backendSpec,
 });
 export type RegistryEntry = z.infer<typeof registryEntry>;
@@ -93,6 +96,8 @@ function singleModel(config: Config): RegistryEntry {
     ...base,
     id: local.id,
     name: bundled ? "Hearth Tiny (demo)" : local.id,
+    // The demo model starts to loop past a few sentences (models/README.md).
+    ...(bundled ? { reply_tokens_max: BUNDLED_REPLY_TOKENS } : {}),
     tags: bundled ? ["demo"] : [],
     backend: { type: "embedded", path: local.path },
   };
