@@ -1,6 +1,12 @@
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { ApiError } from "@hearth/contract";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { BullJobQueue } from "./adapters/bullmq-queue.ts";
 import { LocalFileStorage } from "./adapters/local-storage.ts";
 import { MemoryEventBus } from "./adapters/memory-bus.ts";
@@ -81,6 +87,15 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     requestTimeout: 0,
     // Open event streams must not hold up a shutdown; clients resume them elsewhere.
     forceCloseConnections: true,
+    // The router's own refusals (a broken %-escape, an over-long path segment) in the contract's shape.
+    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode ?? 400;
+      const body: ApiError = {
+        code: "invalidRequest",
+        message: "The address is not valid: a part of it is malformed or too long.",
+      };
+      void reply.status(status >= 400 && status < 500 ? status : 400).send(body);
+    },
   });
   const routes: string[] = [];
   app.addHook("onRoute", (r) => {

@@ -35,6 +35,8 @@ export interface EndpointDef {
   events?: z.ZodType;
   /** Answers a file, not JSON (`response` then describes nothing). */
   file?: string;
+  /** The shape of its 4xx/5xx answers when it is not Hearth's `{ code, message }` (the OpenAI API's). */
+  error?: z.ZodType;
 }
 
 /** Declares an endpoint; the literal types are kept so callers and handlers are typed by it. */

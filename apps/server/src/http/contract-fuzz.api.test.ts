@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { allEndpoints, type EndpointDef, pathOf } from "@hearth/contract";
+import { allEndpoints, apiError, type EndpointDef, pathOf } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { drivers } from "../../test/databases.ts";
@@ -9,11 +9,12 @@ import { startTestHearth, type TestHearth, updateUser } from "../../test/harness
  * Walks every endpoint of the contract with malformed input, generated from its schemas: wrong
  * types, missing and extra fields, huge and deeply nested values, NUL bytes and lone surrogates,
  * negative and NaN numbers, ids that are not UUIDs. Nothing may answer 5xx, and every 4xx must
- * be the contract's `{ code, message }`.
+ * be the contract's `{ code, message }` (or the endpoint's declared error shape: the OpenAI API's).
  */
 
 type Json = Record<string, unknown>;
 
+const API_KEY = "fuzz-api-key-0123456789abcdef";
 const NUL = "a\u0000b";
 const SURROGATE = "a\ud800b";
 const HUGE = "x".repeat(200_000);
@@ -115,7 +116,10 @@ describe.each(drivers)("every endpoint under hostile input (%s)", (driver) => {
   const people: { who: string; cookie?: string }[] = [{ who: "signed out" }];
 
   beforeAll(async () => {
-    h = await startTestHearth({ driver, env: { HEARTH_RATE_LIMIT: "0", HEARTH_LOCAL_SERVERS: "off" } });
+    h = await startTestHearth({
+      driver,
+      env: { HEARTH_RATE_LIMIT: "0", HEARTH_LOCAL_SERVERS: "off", HEARTH_API_KEY: API_KEY },
+    });
     const admin = await h.signUp({ name: "Fuzz Admin" });
     await updateUser(h.database.db, admin.id, { is_admin: true });
     const member = await h.signUp({ name: "Fuzz Member" });
@@ -132,6 +136,7 @@ describe.each(drivers)("every endpoint under hostile input (%s)", (driver) => {
   for (const def of allEndpoints) {
     it(`${def.method} ${def.path}: no 5xx, every 4xx is { code, message }`, async () => {
       const failures: string[] = [];
+      const errorShape = def.error ?? apiError;
       for (const variant of variants(def)) {
         for (const person of people) {
           const res = await h.app.inject({
@@ -140,6 +145,8 @@ describe.each(drivers)("every endpoint under hostile input (%s)", (driver) => {
             headers: {
               origin: "http://localhost:3000",
               ...(person.cookie ? { cookie: person.cookie } : {}),
+              // The OpenAI-compatible API is opened by its key; everything else by the session.
+              ...(def.access === "api-key" && person.cookie ? { authorization: `Bearer ${API_KEY}` } : {}),
               ...(variant.contentType ? { "content-type": variant.contentType } : {}),
             },
             ...(variant.body !== undefined ? { payload: variant.body } : {}),
@@ -147,14 +154,14 @@ describe.each(drivers)("every endpoint under hostile input (%s)", (driver) => {
           const where = `${person.who}, ${variant.label}: ${res.statusCode}`;
           if (res.statusCode >= 500) failures.push(`${where} ${res.body.slice(0, 200)}`);
           else if (res.statusCode >= 400) {
-            let body: { code?: unknown; message?: unknown } = {};
+            let body: unknown = null;
             try {
               body = res.json();
             } catch {
               // Not JSON: reported below.
             }
-            if (typeof body.code !== "string" || typeof body.message !== "string")
-              failures.push(`${where} without {code, message}: ${res.body.slice(0, 120)}`);
+            if (!errorShape.safeParse(body).success)
+              failures.push(`${where} not the declared error shape: ${res.body.slice(0, 120)}`);
           }
         }
       }

@@ -47,12 +47,12 @@ function requestBody(def: EndpointDef) {
 function success(def: EndpointDef) {
   const status = String(def.status ?? (def.response === null && !def.events && !def.file ? 204 : 200));
   if (def.events) {
-    return {
-      [status]: {
-        description: "Server-sent events",
-        content: { "text/event-stream": { schema: jsonSchema(def.events, "output") } },
-      },
-    };
+    const stream = { "text/event-stream": { schema: jsonSchema(def.events, "output") } };
+    const json = def.response ? { "application/json": { schema: jsonSchema(def.response, "output") } } : {};
+    const description = def.response
+      ? "JSON, or server-sent events when asked to stream"
+      : "Server-sent events";
+    return { [status]: { description, content: { ...json, ...stream } } };
   }
   if (def.file)
     return {
@@ -70,6 +70,16 @@ function success(def: EndpointDef) {
   };
 }
 
+/** Hearth's `{ code, message }`, or the endpoint's own error shape (the OpenAI API's). */
+function errors(def: EndpointDef) {
+  const schema = def.error ? jsonSchema(def.error, "output") : { $ref: "#/components/schemas/ApiError" };
+  const content = { "application/json": { schema } };
+  return {
+    "4XX": { description: "A client error", content },
+    "5XX": { description: "A server error", content },
+  };
+}
+
 /** The OpenAPI 3.1 document of every endpoint in the contract. */
 export function openApiDocument(version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -81,17 +91,7 @@ export function openApiDocument(version: string) {
       "x-access": def.access,
       parameters: [...parameters(def.params, "path"), ...parameters(def.query, "query")],
       ...(requestBody(def) ? { requestBody: requestBody(def) } : {}),
-      responses: {
-        ...success(def),
-        "4XX": {
-          description: "A client error",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } } },
-        },
-        "5XX": {
-          description: "A server error",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } } },
-        },
-      },
+      responses: { ...success(def), ...errors(def) },
     };
     paths[def.path] = { ...paths[def.path], [def.method.toLowerCase()]: operation };
   }

@@ -36,7 +36,9 @@ export function route<D extends EndpointDef>(
         body: def.body && def.body !== "multipart" ? parse(def.body, req.body ?? {}) : undefined,
       } as ParsedInput<D>;
       const result = await handler({ ...input, req, reply });
-      if (reply.sent || def.events || def.file) return reply;
+      // A stream or a file is answered by the handler; an endpoint that can stream may also
+      // answer JSON, which it returns like any other.
+      if (reply.sent || def.file || (def.events && result === undefined)) return reply;
       if (def.response === null) return reply.status(def.status ?? 204).send();
       const checked = def.response.safeParse(result);
       if (!checked.success) {

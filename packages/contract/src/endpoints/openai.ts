@@ -6,6 +6,7 @@ import {
   openAiCompletion,
   openAiCompletionRequest,
   openAiCompletionStreamEvent,
+  openAiErrorBody,
   openAiModelList,
 } from "../openai.ts";
 
@@ -22,6 +23,7 @@ export const openAiEndpoints = {
     summary: "The models of Hearth's registry, as OpenAI lists them",
     tag: "OpenAI-compatible",
     access: "api-key",
+    error: openAiErrorBody,
     response: openAiModelList,
   }),
   chatCompletions: endpoint({
@@ -31,6 +33,7 @@ export const openAiEndpoints = {
       "Chat completion: the whole reply as JSON, or with `stream: true` server-sent chunks ending `data: [DONE]`",
     tag: "OpenAI-compatible",
     access: "api-key",
+    error: openAiErrorBody,
     body: openAiChatRequest,
     response: openAiChatCompletion,
     events: openAiChatStreamEvent,
@@ -42,6 +45,7 @@ export const openAiEndpoints = {
       "Text completion of a raw prompt: JSON, or with `stream: true` server-sent chunks ending `data: [DONE]`",
     tag: "OpenAI-compatible",
     access: "api-key",
+    error: openAiErrorBody,
     body: openAiCompletionRequest,
     response: openAiCompletion,
     events: openAiCompletionStreamEvent,
