@@ -40,6 +40,35 @@ function DismissButton({ onClick, label }: { onClick: () => void; label: string 
   );
 }
 
+const lineTone = {
+  info: "border-border bg-surface text-muted",
+  warning: "border-warning/40 bg-warning-soft",
+  danger: "border-danger/40 bg-danger-soft",
+} as const;
+
+/** One dismissible line above the input: a notice (status) or a problem (alert). */
+function NoticeLine({
+  tone,
+  text,
+  dismissLabel,
+  onDismiss,
+}: {
+  tone: keyof typeof lineTone;
+  text: string;
+  dismissLabel: string;
+  onDismiss: () => void;
+}) {
+  return (
+    <div
+      role={tone === "info" ? "status" : "alert"}
+      className={`flex items-center gap-3 rounded-xl border px-3.5 py-2 text-sm ${lineTone[tone]}`}
+    >
+      <p className="min-w-0 flex-1">{text}</p>
+      <DismissButton onClick={onDismiss} label={dismissLabel} />
+    </div>
+  );
+}
+
 /** The default error of §8: what failed, a countdown with a progress bar, then Resubmit. */
 export function GenerationErrorBanner({
   detail,
@@ -202,15 +231,7 @@ export function WaitingRoomBanner({ position, timeLeftS }: { position: number; t
 
 /** A small failure of an action that isn't a generation (switching alternatives, loading more). */
 export function ActionErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
-  return (
-    <div
-      role="alert"
-      className="flex items-center gap-3 rounded-xl border border-danger/40 bg-danger-soft px-3.5 py-2 text-sm"
-    >
-      <p className="min-w-0 flex-1">{message}</p>
-      <DismissButton onClick={onDismiss} label="Dismiss error" />
-    </div>
-  );
+  return <NoticeLine tone="danger" text={message} dismissLabel="Dismiss error" onDismiss={onDismiss} />;
 }
 
 const demoNoticeKey = "hearth.chat.demoNoticeShown";
@@ -228,13 +249,12 @@ export function claimDemoNotice(): boolean {
 
 export function DemoModelNotice({ onDismiss }: { onDismiss: () => void }) {
   return (
-    <div
-      role="status"
-      className="flex items-center gap-3 rounded-xl border border-border bg-surface px-3.5 py-2 text-sm text-muted"
-    >
-      <p className="min-w-0 flex-1">You're chatting with Hearth's tiny demo model; replies are simple.</p>
-      <DismissButton onClick={onDismiss} label="Dismiss notice" />
-    </div>
+    <NoticeLine
+      tone="info"
+      text="You're chatting with Hearth's tiny demo model; replies are simple."
+      dismissLabel="Dismiss notice"
+      onDismiss={onDismiss}
+    />
   );
 }
 
@@ -267,15 +287,7 @@ export function ReplyNotice({
       : model?.is_demo
         ? `Part of ${characterName}'s definition was left out to fit. ${demoModelWords(model.context_tokens)}`
         : `${characterName}'s definition is longer than this model reads${model ? ` (${windowWords(model.context_tokens)})` : ""}, so part of it was left out.`;
-  return (
-    <div
-      role="status"
-      className="flex items-center gap-3 rounded-xl border border-border bg-surface px-3.5 py-2 text-sm text-muted"
-    >
-      <p className="min-w-0 flex-1">{text}</p>
-      <DismissButton onClick={onDismiss} label="Dismiss notice" />
-    </div>
-  );
+  return <NoticeLine tone="info" text={text} dismissLabel="Dismiss notice" onDismiss={onDismiss} />;
 }
 
 /** A message longer than the model reads: what the server said, and on the demo model why. */
@@ -288,16 +300,6 @@ export function TooLongBanner({
   model: { is_demo: boolean; context_tokens: number } | undefined;
   onDismiss: () => void;
 }) {
-  return (
-    <div
-      role="alert"
-      className="flex items-center gap-3 rounded-xl border border-warning/40 bg-warning-soft px-3.5 py-2 text-sm"
-    >
-      <p className="min-w-0 flex-1">
-        {detail}
-        {model?.is_demo ? ` ${demoModelWords(model.context_tokens)}` : ""}
-      </p>
-      <DismissButton onClick={onDismiss} label="Dismiss" />
-    </div>
-  );
+  const text = model?.is_demo ? `${detail} ${demoModelWords(model.context_tokens)}` : detail;
+  return <NoticeLine tone="warning" text={text} dismissLabel="Dismiss" onDismiss={onDismiss} />;
 }
