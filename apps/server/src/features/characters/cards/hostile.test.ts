@@ -90,6 +90,18 @@ describe("parseCard refuses files that are not cards", () => {
 });
 
 describe("parseCard refuses broken PNG cards", () => {
+  it("a PNG of a million empty chunks, without walking them all", async () => {
+    const empty = pngChunk("teXt", Buffer.alloc(0));
+    const png = insertChunks(
+      await plainPng(),
+      Array.from({ length: 1_000_000 }, () => empty),
+    );
+    expect(await refusal(png)).toEqual({
+      status: 400,
+      message: "The PNG has more than 20,000 chunks, which no real image needs.",
+    });
+  });
+
   it("a PNG with a wrong chunk name only", async () => {
     const png = insertChunks(await plainPng(), [textChunk("charaX", base64(v2Card()))]);
     expect(await refusal(png)).toEqual({

@@ -15,6 +15,11 @@ const MAX_CHUNK_TEXT_BYTES = Math.ceil(MAX_CARD_JSON_BYTES / 3) * 4 + 64 * 1024;
 export const CARD_KEYWORDS = ["chara", "ccv3"] as const;
 export type CardKeyword = (typeof CARD_KEYWORDS)[number];
 const TEXT_CHUNK_TYPES = new Set(["tEXt", "zTXt", "iTXt"]);
+/**
+ * Real PNGs hold tens to a few thousand chunks (image data split in blocks); a file of a million
+ * empty ones is only there to keep the server busy, so the walk stops long before that.
+ */
+export const MAX_PNG_CHUNKS = 20_000;
 
 export function isPng(file: Buffer): boolean {
   return file.length >= SIGNATURE.length && file.subarray(0, SIGNATURE.length).equals(SIGNATURE);
@@ -35,7 +40,12 @@ interface ChunkVisit {
 function walkChunks(file: Buffer, visit: (chunk: ChunkVisit) => void): void {
   if (!isPng(file)) throw new CardError("This file is not a PNG image.", 415);
   let offset = SIGNATURE.length;
-  while (offset + 12 <= file.length) {
+  for (let chunks = 0; offset + 12 <= file.length; chunks++) {
+    if (chunks >= MAX_PNG_CHUNKS) {
+      throw new CardError(
+        `The PNG has more than ${MAX_PNG_CHUNKS.toLocaleString("en-US")} chunks, which no real image needs.`,
+      );
+    }
     const length = file.readUInt32BE(offset);
     const type = file.toString("latin1", offset + 4, offset + 8);
     if (!/^[A-Za-z]{4}$/.test(type)) throw new CardError("The PNG is damaged: a chunk has an invalid type.");
