@@ -48,6 +48,22 @@ describe("character card import and export", () => {
     expect((await sharp(avatar.rawPayload).metadata()).format).toBe("webp");
   });
 
+  it("answers 413 to every upload over the size limit, never a damaged or wrong file", async () => {
+    const base = await h.listen();
+    // Just over the limit, where the file used to arrive cut at 20 MB and be read as a bad card.
+    const form = new FormData();
+    form.append("file", new Blob([Buffer.alloc(21 * 1024 * 1024, 1)]), "big.png");
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${base}/api/characters/import`, {
+        method: "POST",
+        body: form,
+        headers: { cookie: creator.cookie as string },
+      });
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as ApiError).code).toBe("payloadTooLarge");
+    }
+  });
+
   it("names the card version it really read, and does not claim a picture it refused", async () => {
     const v1 = { name: "Old Bob", description: "A V1 card.", first_mes: "Hi." };
     const v1Png = await a.upload("/api/characters/import", creator, await pngCard(v1), {

@@ -108,18 +108,24 @@ export async function readUpload(
   }
   if (!part || part.fieldname !== "file")
     throw new HttpError(400, "invalidRequest", `No file was sent. ${hint}`);
+  let data: Buffer;
   try {
-    return { data: await part.toBuffer(), filename: part.filename };
+    data = await part.toBuffer();
   } catch (error) {
     throw uploadError(error, maxBytes);
   }
+  // The size limit does not always throw: the file may arrive cut at the limit, marked
+  // truncated. It is too large, never "damaged".
+  if (part.file.truncated || data.length > maxBytes) throw tooLarge(maxBytes);
+  return { data, filename: part.filename };
 }
+
+const tooLarge = (maxBytes: number) =>
+  new HttpError(413, "payloadTooLarge", `The file is larger than ${maxBytes / 1024 / 1024} MB.`);
 
 function uploadError(error: unknown, maxBytes: number): HttpError {
   const code = (error as { code?: string }).code;
-  if (code === "FST_REQ_FILE_TOO_LARGE") {
-    return new HttpError(413, "payloadTooLarge", `The file is larger than ${maxBytes / 1024 / 1024} MB.`);
-  }
+  if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(maxBytes);
   // Malformed multipart bodies (cut off, bad boundary) are the client's mistake.
   return new HttpError(400, "invalidRequest", "The upload could not be read. Please try again.");
 }
