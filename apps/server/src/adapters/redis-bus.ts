@@ -73,6 +73,7 @@ export class RedisEventBus implements EventBus {
       if (left > 0) this.readers.set(key, left);
       else {
         this.readers.delete(key);
+        // A channel left subscribed only delivers wake-ups nobody waits for; the stream is the truth.
         await this.subscriber.unsubscribe(key).catch(() => {});
       }
     }

@@ -60,6 +60,7 @@ async function openPostgres(url: string): Promise<Database> {
         await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
         await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
       } finally {
+        // The lock also ends with the connection's session, so a failed unlock only delays it.
         await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
         client.release();
       }

@@ -35,6 +35,7 @@ export async function installChat(
           db,
           bus,
           inference: deps.inference,
+          logFailure: (context, what) => app.log.error(context, what),
           onReplyStored: async (characterId) => {
             await db
               .update(characters)

@@ -35,6 +35,7 @@ export async function recoverOrphans(db: Db, bus: EventBus, opts: { all: boolean
       trims: g.promptTrims ?? [],
       empty: false,
     };
+    // Safe to lose: a client resuming this stream later gets the stored reply instead (routes.ts).
     await bus.append(eventStream(g.id), done).catch(() => {});
   }
   return orphans.length;

@@ -41,6 +41,11 @@ export interface WorkerDeps {
   db: Db;
   bus: EventBus;
   inference: InferenceService;
+  /** Where failures the worker survives are reported (ids and causes only, never text). */
+  logFailure: (
+    context: { generationId: string; conversationId?: string; cause: string },
+    what: string,
+  ) => void;
   onReplyStored?: (characterId: string) => Promise<void>;
 }
 
@@ -63,7 +68,15 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
 
   const startedAt = Date.now();
   const stop = new AbortController();
-  const beat = setInterval(() => void heartbeat(db, generationId).catch(() => {}), HEARTBEAT_MS);
+  const report = (what: string) => (error: unknown) =>
+    deps.logFailure({ generationId, conversationId: gen.conversationId, cause: describeError(error) }, what);
+  const beat = setInterval(
+    () =>
+      void heartbeat(db, generationId).catch(
+        report("heartbeat failed (upkeep may close this reply as interrupted)"),
+      ),
+    HEARTBEAT_MS,
+  );
   const watching = watchForStop(bus, generationId, stop);
   let text = "";
   let target: MessageRow | null = null;
@@ -164,8 +177,12 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     clearInterval(beat);
     stop.abort();
     await watching;
-    await bus.expire(eventStream(generationId), STREAM_TTL_S).catch(() => {});
-    await bus.expire(controlStream(generationId), STREAM_TTL_S).catch(() => {});
+    await bus
+      .expire(eventStream(generationId), STREAM_TTL_S)
+      .catch(report("could not set the event stream's expiry"));
+    await bus
+      .expire(controlStream(generationId), STREAM_TTL_S)
+      .catch(report("could not set the control stream's expiry"));
   }
 }
 
@@ -190,16 +207,34 @@ async function failGeneration(
 ) {
   const { db, bus } = deps;
   const { code, message } = failureOf(error);
+  const context = { generationId: gen.id, conversationId: gen.conversationId };
+  deps.logFailure({ ...context, cause: describeError(error) }, `generation failed (${code})`);
+  const report = (what: string) => (cause: unknown) =>
+    deps.logFailure({ ...context, cause: describeError(cause) }, what);
   // What was generated stays; the message is marked failed so the client offers Resubmit.
-  if (target)
+  if (target) {
     await writeReply(db, target.id, (gen.action === "continue" ? target.content : "") + text, "failed").catch(
-      () => {},
+      report("could not mark the failed reply"),
     );
-  await finishGeneration(db, gen.id, "failed", code).catch(() => {});
-  await releaseConversation(db, gen.conversationId, gen.id).catch(() => {});
+  }
+  await finishGeneration(db, gen.id, "failed", code).catch(report("could not record the failure"));
+  await releaseConversation(db, gen.conversationId, gen.id).catch(
+    report("could not unlock the conversation"),
+  );
   await bus
     .append(eventStream(gen.id), { type: "error", code, message } satisfies GenerationEvent)
-    .catch(() => {});
+    .catch(report("could not tell the client about the failure"));
+}
+
+/**
+ * An error's kind and first line, for logs: database errors carry the failed SQL and its
+ * parameters (which can hold message text) after the first line, so only that line is kept.
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 200);
+  const code = (error as { code?: unknown }).code;
+  const firstLine = (error.message.split("\n")[0] ?? "").replace(/params:.*$/i, "").slice(0, 200);
+  return `${error.name}${typeof code === "string" ? ` ${code}` : ""}: ${firstLine}`;
 }
 
 /** What the user is told when a generation fails. */

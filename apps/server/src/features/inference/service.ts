@@ -167,6 +167,7 @@ export class InferenceService {
         if (idleChecks >= 2) break;
         await new Promise((resolve) => setTimeout(resolve, RETIRE_CHECK_MS).unref());
       }
+      // Closing frees memory; a backend that fails to close has nothing left to lose.
       await backend.close().catch(() => {});
     })();
     this.retiring.add(done);
@@ -177,6 +178,7 @@ export class InferenceService {
     this.closed = true;
     const all = [...this.backends.values()];
     this.backends.clear();
+    // Shutting down: a backend that never loaded, or fails to close, must not stop the others.
     await Promise.all(all.map((p) => p.then((b) => b.close()).catch(() => {})));
     await this.whenRetired();
   }
