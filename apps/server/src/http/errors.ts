@@ -1,6 +1,7 @@
 import type { ApiError, ErrorCode } from "@hearth/contract";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
+import { describeError } from "../lib/describe-error.ts";
 
 /** What an HttpError may carry beyond its status, code and message. */
 export interface HttpErrorDetails {
@@ -73,8 +74,19 @@ export function installErrorHandling(app: FastifyInstance) {
       };
       return reply.status(http.status).send(body);
     }
-    // Unexpected: log the whole error for operators, tell the client nothing internal.
-    req.log.error({ err: error }, "unhandled error");
+    // Unexpected: log where it broke for operators (kind, first line and stack, never a failed
+    // query's parameters, which can hold user text), and tell the client nothing internal.
+    req.log.error(
+      {
+        cause: describeError(error),
+        stack: error.stack
+          ?.split("\n")
+          .filter((line) => line.trimStart().startsWith("at "))
+          .slice(0, 8)
+          .join("\n"),
+      },
+      "unhandled error",
+    );
     const body: ApiError = {
       code: "internal",
       message: "Something went wrong on our side. Please try again.",

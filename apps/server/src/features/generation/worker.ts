@@ -1,6 +1,7 @@
 import type { ErrorCode, GenerationEvent } from "@hearth/contract";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { describeError } from "../../lib/describe-error.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import type { LlmEvent } from "../../ports/llm.ts";
 import { LlmError } from "../../ports/llm.ts";
@@ -224,17 +225,6 @@ async function failGeneration(
   await bus
     .append(eventStream(gen.id), { type: "error", code, message } satisfies GenerationEvent)
     .catch(report("could not tell the client about the failure"));
-}
-
-/**
- * An error's kind and first line, for logs: database errors carry the failed SQL and its
- * parameters (which can hold message text) after the first line, so only that line is kept.
- */
-export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error).slice(0, 200);
-  const code = (error as { code?: unknown }).code;
-  const firstLine = (error.message.split("\n")[0] ?? "").replace(/params:.*$/i, "").slice(0, 200);
-  return `${error.name}${typeof code === "string" ? ` ${code}` : ""}: ${firstLine}`;
 }
 
 /** What the user is told when a generation fails. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeError } from "./worker.ts";
+import { describeError } from "./describe-error.ts";
 
 describe("describeError (what failure logs may say)", () => {
   it("keeps the kind, code and first line, never a failed query's parameters", () => {
