@@ -8,4 +8,4 @@ export const GREEDY = { maxTokens: 24, temperature: 0, topP: 1, topK: 1, seed: 7
 export const CARD = "You are Mira. A kind librarian who loves old maps.\nYou are talking with Sam.";
 
 /** A raw (no chat template) prompt the bundled model continues with text rather than ending at once. */
-export const RAW_PROMPT = "*Mira looks up from the map.* Oh";
+export const RAW_PROMPT = "*Mira looks up from the map.* Oh, hello";
