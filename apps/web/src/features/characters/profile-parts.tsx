@@ -175,17 +175,7 @@ export function LongText({ text, lines = 8 }: { text: string; lines?: number }) 
       >
         {text}
       </p>
-      {long ? (
-        <Button
-          variant="link"
-          size="sm"
-          className="h-auto px-0"
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? "Show less" : "Show more"}
-        </Button>
-      ) : null}
+      {long ? <ShowMoreButton open={open} onToggle={() => setOpen(!open)} /> : null}
     </div>
   );
 }
@@ -221,17 +211,7 @@ function Collapsible({ children }: { children: ReactNode }) {
       <div ref={box} className={open ? undefined : "max-h-64 overflow-hidden"}>
         {children}
       </div>
-      {overflows ? (
-        <Button
-          variant="link"
-          size="sm"
-          className="h-auto px-0"
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? "Show less" : "Show more"}
-        </Button>
-      ) : null}
+      {overflows ? <ShowMoreButton open={open} onToggle={() => setOpen(!open)} /> : null}
     </div>
   );
 }
@@ -282,5 +262,14 @@ export function DefinitionSections({ character }: { character: Character }) {
         </ProfileSection>
       ) : null}
     </>
+  );
+}
+
+/** Opens and closes a clamped block of text. */
+function ShowMoreButton({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  return (
+    <Button variant="link" size="sm" className="h-auto px-0" aria-expanded={open} onClick={onToggle}>
+      {open ? "Show less" : "Show more"}
+    </Button>
   );
 }
