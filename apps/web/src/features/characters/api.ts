@@ -23,7 +23,7 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { call } from "../../lib/client.ts";
-import { type UploadProgress, uploadTo } from "./upload.ts";
+import { type UploadProgress, uploadTo } from "../../lib/upload.ts";
 
 /**
  * The characters API of chat-and-characters §7 (apps/server features/characters), called through

@@ -3,7 +3,6 @@ import {
   type PersonaCreate,
   type PersonaErrorType,
   type PersonaUpdate,
-  pathOf,
   personaEndpoints,
   uuidParam,
 } from "@hearth/contract";
@@ -11,7 +10,7 @@ import { personaErrorMessages } from "@hearth/contract/labels";
 import { keepPreviousData, type QueryClient, queryOptions } from "@tanstack/react-query";
 import { errorMessage, isApiRequestError } from "../../lib/api.ts";
 import { call } from "../../lib/client.ts";
-import { type UploadProgress, uploadFile } from "../characters/upload.ts";
+import { type UploadProgress, uploadTo } from "../../lib/upload.ts";
 
 /** The viewer's personas (chat-and-characters §2 Personas pages, §4 "Persona default"). */
 
@@ -80,12 +79,7 @@ export async function uploadPersonaAvatar(
   file: File,
   onProgress?: (progress: UploadProgress) => void,
 ) {
-  // XMLHttpRequest for the upload's progress; the path is still the contract's.
-  const persona = await uploadFile<Persona>(
-    pathOf(personaEndpoints.uploadAvatar.path, { id }),
-    file,
-    onProgress,
-  );
+  const persona = await uploadTo(personaEndpoints.uploadAvatar, { id }, file, onProgress);
   changed(queryClient, persona);
   return persona;
 }

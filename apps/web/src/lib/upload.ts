@@ -6,7 +6,7 @@ import {
   type HttpMethod,
   pathOf,
 } from "@hearth/contract";
-import { ApiRequestError } from "../../lib/api.ts";
+import { ApiRequestError } from "./api.ts";
 
 export interface UploadProgress {
   loaded: number;
@@ -38,9 +38,9 @@ export function uploadTo<D extends EndpointDef & { body: "multipart" }>(
 /**
  * Sends one file as multipart `file` with XMLHttpRequest, since fetch can't report upload
  * progress. Resolves with the parsed JSON answer; rejects with an ApiRequestError carrying the
- * server's { code, message }. Prefer `uploadTo` with the endpoint's declaration.
+ * server's { code, message }.
  */
-export function uploadFile<T>(
+function uploadFile<T>(
   url: string,
   file: File,
   onProgress?: (progress: UploadProgress) => void,
