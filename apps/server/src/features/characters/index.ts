@@ -6,3 +6,4 @@ export { avatarUrl, toCard } from "./present.ts";
 export { type FoundCharacter, findCharacter } from "./queries.ts";
 export type { CharacterRow } from "./schema.ts";
 export { CharacterService } from "./service.ts";
+export { estimateTokens } from "./tokens.ts";

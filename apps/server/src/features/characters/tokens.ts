@@ -21,21 +21,18 @@ export function promptText(f: {
   return [f.systemPrompt, f.persona, f.scenario, f.dialogue, f.greeting].filter(Boolean).join("\n");
 }
 
-/** How long a save may wait for the model to load before settling for an estimate. */
+/** How long a save waits for the model to count before settling for an estimate. */
 const COUNT_BUDGET_MS = 5000;
 
 /**
  * Exact counts from the default model when it is loaded (or loads quickly); an estimate when it
  * cannot be loaded, so saving a character never fails because the model is missing or slow.
  */
-export function modelTokenCounter(inference: Pick<InferenceService, "backend">): TokenCounter {
+export function modelTokenCounter(inference: Pick<InferenceService, "readyDefault">): TokenCounter {
   return async (text) => {
     if (!text) return 0;
-    try {
-      const backend = await withTimeout(inference.backend(), COUNT_BUDGET_MS);
-      return await withTimeout(backend.countTokens(text), COUNT_BUDGET_MS);
-    } catch {
-      return estimateTokens(text);
-    }
+    const backend = await inference.readyDefault();
+    if (!backend) return estimateTokens(text);
+    return withTimeout(backend.countTokens(text), COUNT_BUDGET_MS).catch(() => estimateTokens(text));
   };
 }

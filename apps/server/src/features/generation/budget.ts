@@ -1,12 +1,16 @@
 import type { GenerationSettings, Permission, PromptCost, PromptCostRequest } from "@hearth/contract";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { withTimeout } from "../../lib/with-timeout.ts";
 import type { ChatTurn, LlmBackend, SamplingSettings } from "../../ports/llm.ts";
 import { contextTokens } from "../accounts/permissions.ts";
 import type { Viewer } from "../accounts/viewer.ts";
-import type { CharacterRow } from "../characters/schema.ts";
-import { buildPromptWithin, type PromptCharacter, PromptTooLongError } from "../chats/prompt.ts";
+import { type CharacterRow, estimateTokens } from "../characters/index.ts";
+import {
+  buildPromptWithin,
+  type PromptCharacter,
+  PromptTooLongError,
+  TURN_OVERHEAD_TOKENS,
+} from "../chats/prompt.ts";
 import type { ConversationRow } from "../chats/schema.ts";
 import { isDemoModel, type RegistryEntry } from "../inference/registry.ts";
 import type { InferenceService } from "../inference/service.ts";
@@ -99,26 +103,25 @@ export function tooLongMessage(error: PromptTooLongError, text?: string): string
   return `This message is too long for this model: it is ${error.messageTokens} tokens, and at most ${error.maxTokens} fit (about ${maxChars} characters). Shorten it and send it again.`;
 }
 
-/** How long pricing a definition waits for the model to load before settling for an estimate. */
-const COST_LOAD_BUDGET_MS = 5000;
-/** Roughly four characters a token, for when the model cannot be asked. */
-const estimate = (text: string) => Math.ceil(text.length / 4);
-
 /**
  * What a definition costs on the default model, for its creator: its tokens, and what the first
  * message of a free member's chat would cut (the same prompt building as a real chat).
  */
 export async function promptCostOf(
-  inference: Pick<InferenceService, "defaultEntry" | "backend" | "windows">,
+  inference: Pick<InferenceService, "defaultEntry" | "readyDefault" | "windows">,
   fields: Required<Omit<PromptCostRequest, "name">> & { name: string },
 ): Promise<PromptCost> {
   const entry = inference.defaultEntry;
   const modelWindow = (await inference.windows()).get(entry.id) ?? 2048;
-  const backend = await withTimeout(inference.backend(entry.id), COST_LOAD_BUDGET_MS).catch(() => null);
-  const count = backend ? backend.tokenCounter() : estimate;
+  const backend = await inference.readyDefault();
+  const count = backend ? backend.tokenCounter() : estimateTokens;
   const countPrompt = backend
     ? (turns: ChatTurn[]) => backend.countPromptTokens(turns)
-    : (turns: ChatTurn[]) => turns.reduce((sum, t) => sum + estimate(t.content) + 8, 8);
+    : (turns: ChatTurn[]) =>
+        turns.reduce(
+          (sum, t) => sum + estimateTokens(t.content) + TURN_OVERHEAD_TOKENS,
+          TURN_OVERHEAD_TOKENS,
+        );
   const { window, sampling } = generationBudget([], entry, modelWindow, null);
   const character = promptCharacter({
     name: fields.name || "Character",

@@ -1,6 +1,7 @@
 import { ggufTrainedWindow, LlamaCppBackend } from "../../adapters/llama-cpp.ts";
 import { OpenAiCompatibleBackend } from "../../adapters/openai-compatible.ts";
 import type { Config } from "../../config.ts";
+import { withTimeout } from "../../lib/with-timeout.ts";
 import { type LlmBackend, LlmError } from "../../ports/llm.ts";
 import type { ModelState } from "../health/routes.ts";
 import { isDemoModel, type ModelRegistry, type RegistryEntry } from "./registry.ts";
@@ -110,6 +111,14 @@ export class InferenceService {
     });
   }
 
+  /**
+   * The default model if it is loaded or loads within `waitMs`, else null: for work that can
+   * settle for an estimate (token counts when saving or pricing a character) rather than wait.
+   */
+  readyDefault(waitMs = READY_WAIT_MS): Promise<LlmBackend | null> {
+    return withTimeout(this.backend(), waitMs).catch(() => null);
+  }
+
   /** Starts loading the default model without waiting, so the first chat does not pay for it. */
   warmUp(onError: (error: unknown) => void): void {
     this.backend().catch(onError);
@@ -184,6 +193,8 @@ export class InferenceService {
   }
 }
 
+/** How long work that can estimate instead waits for the default model to load. */
+const READY_WAIT_MS = 5000;
 /** How often a retired backend is checked for idleness. */
 const RETIRE_CHECK_MS = 250;
 
