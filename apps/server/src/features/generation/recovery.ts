@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import { toMessage } from "../chats/mappers.ts";
 import { findConversation, findMessage, purgeGuestConversations } from "../chats/queries.ts";
+import type { ConversationRow, GenerationRow } from "../chats/schema.ts";
 import { findOrphans, finishGeneration, markMessageInterrupted, releaseConversation } from "./queries.ts";
 import { eventStream } from "./streams.ts";
 
@@ -25,20 +26,28 @@ export async function recoverOrphans(db: Db, bus: EventBus, opts: { all: boolean
     if (g.messageId) await markMessageInterrupted(db, g.messageId);
     await finishGeneration(db, g.id, "interrupted");
     await releaseConversation(db, g.conversationId, g.id);
-    const message = g.messageId ? await findMessage(db, g.messageId) : null;
-    const conversation = await findConversation(db, g.conversationId);
-    const done: GenerationEvent = {
-      type: "done",
-      message: message ? toMessage(message) : null,
-      suggestion: null,
-      context_start_message_id: conversation?.contextStartMessageId ?? null,
-      trims: g.promptTrims ?? [],
-      empty: false,
-    };
+    const done = await storedDone(db, g, await findConversation(db, g.conversationId));
     // Safe to lose: a client resuming this stream later gets the stored reply instead (routes.ts).
     await bus.append(eventStream(g.id), done).catch(() => {});
   }
   return orphans.length;
+}
+
+/** The `done` of a finished generation rebuilt from what is stored, once its own events are gone. */
+export async function storedDone(
+  db: Db,
+  g: GenerationRow,
+  conversation: ConversationRow | null,
+): Promise<GenerationEvent> {
+  const message = g.messageId ? await findMessage(db, g.messageId) : null;
+  return {
+    type: "done",
+    message: message ? toMessage(message) : null,
+    suggestion: null,
+    context_start_message_id: conversation?.contextStartMessageId ?? null,
+    trims: g.promptTrims ?? [],
+    empty: false,
+  };
 }
 
 /** Periodic upkeep: orphaned generations and guests' expired chats. */

@@ -4,11 +4,11 @@ import { route } from "../../http/route.ts";
 import { parse } from "../../http/validate.ts";
 import type { Auth } from "../accounts/auth.ts";
 import { requireViewer } from "../accounts/viewer.ts";
-import { toMessage } from "../chats/mappers.ts";
 import { assertOwnsConversation } from "../chats/policy.ts";
-import { findConversation, findMessage } from "../chats/queries.ts";
+import { findConversation } from "../chats/queries.ts";
 import { estimatedWaitSeconds } from "./estimate.ts";
 import { findGeneration } from "./queries.ts";
+import { storedDone } from "./recovery.ts";
 import { GENERATE_JOB, type GenerationDeps, startGeneration } from "./service.ts";
 import { openEventStream, pipeGeneration } from "./sse.ts";
 import { controlStream } from "./streams.ts";
@@ -54,17 +54,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     }
     // Finished: its events are kept for a while; once they have expired the stored reply says everything.
     const replayed = await pipeGeneration(bus, generation.id, after, out, REPLAY_WAIT_MS);
-    if (!replayed) {
-      const message = generation.messageId ? await findMessage(db, generation.messageId) : null;
-      out.send({
-        type: "done",
-        message: message ? toMessage(message) : null,
-        suggestion: null,
-        context_start_message_id: conversation.contextStartMessageId,
-        trims: generation.promptTrims ?? [],
-        empty: false,
-      });
-    }
+    if (!replayed) out.send(await storedDone(db, generation, conversation));
     out.end();
     return reply;
   });
