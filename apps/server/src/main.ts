@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import { createHearth, type Hearth } from "./app.ts";
 import type { Config } from "./config.ts";
-import { users } from "./features/accounts/schema.ts";
-import { SYSTEM_USERNAME, seedDemoCharacters } from "./features/characters/cli.ts";
-import { isDemoModel } from "./features/inference/registry.ts";
+import { usernameExists } from "./features/accounts/index.ts";
+import { SYSTEM_USERNAME, seedDemoCharacters } from "./features/characters/index.ts";
+import { isDemoModel } from "./features/inference/index.ts";
 import { probeLocalServers, REAL_MODEL_COMMAND } from "./features/models/index.ts";
 
 /** Starts serving and shuts down cleanly on SIGTERM/SIGINT (finish requests, close pools). */
@@ -63,12 +62,7 @@ async function offerRealModels(hearth: Hearth, config: Config): Promise<void> {
  */
 async function seedOnFirstStart(hearth: Hearth): Promise<void> {
   const db = hearth.database.db;
-  const [system] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.username, SYSTEM_USERNAME))
-    .limit(1);
-  if (system) return;
+  if (await usernameExists(db, SYSTEM_USERNAME)) return;
   const created = await seedDemoCharacters(db, hearth.characters);
   hearth.app.log.info(
     { characters: created },

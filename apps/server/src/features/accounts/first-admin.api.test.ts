@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
-import { ensureSystemUser } from "../characters/cli.ts";
+import { ensureSystemUser } from "../characters/index.ts";
 import { claimFirstAdmin, FIRST_ADMIN_LOCK_KEY } from "./first-admin.ts";
 import { accounts, users } from "./schema.ts";
 

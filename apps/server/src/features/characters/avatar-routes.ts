@@ -2,11 +2,12 @@ import { characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
+import { readUpload } from "../../http/upload.ts";
+import { AVATAR_MAX_BYTES } from "../../lib/avatars.ts";
 import { isValidKey } from "../../ports/storage.ts";
-import { AVATAR_MAX_BYTES } from "./avatars.ts";
 import { assertCanChangeAvatar } from "./policy.ts";
 import { toCharacter } from "./present.ts";
-import { type CharactersRouteDeps, loadCharacter, readUpload } from "./route-context.ts";
+import { type CharactersRouteDeps, loadCharacter } from "./route-context.ts";
 
 /** Avatar upload and removal, and the file route that serves stored files from any storage adapter. */
 export async function avatarRoutes(app: FastifyInstance, deps: CharactersRouteDeps) {

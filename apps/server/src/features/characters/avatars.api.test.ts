@@ -4,7 +4,8 @@ import type { ApiError, Character } from "@hearth/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
-import { AVATAR_MAX_BYTES, sniffImageType } from "./avatars.ts";
+import { AVATAR_MAX_BYTES } from "../../lib/avatars.ts";
+import { sniffImageType } from "../../lib/image-type.ts";
 import { api, type Person, personAs, pngBomb, testImage } from "./test-support.ts";
 
 describe("avatars (POST/DELETE /api/characters/{id}/avatar, GET /api/files/...)", () => {

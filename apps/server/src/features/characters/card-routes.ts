@@ -1,12 +1,13 @@
 import { characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { route } from "../../http/route.ts";
-import { getViewer } from "../accounts/viewer.ts";
+import { readUpload } from "../../http/upload.ts";
+import { getViewer } from "../accounts/index.ts";
 import { MAX_FILE_BYTES } from "./cards/limits.ts";
 import { importCard } from "./import.ts";
 import { assertCanCreate, assertCanExport } from "./policy.ts";
 import { toCharacter } from "./present.ts";
-import { type CharactersRouteDeps, guardedRoute, loadCharacter, readUpload } from "./route-context.ts";
+import { type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
 
 /** Character card files (Tavern V1/V2/V3 as PNG, JSON or CharX): import and export. */
 export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps) {

@@ -1,23 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { characterCreate } from "@hearth/contract";
-import { and, asc, eq, isNull } from "drizzle-orm";
 import { openFileStorage } from "../../app.ts";
 import { CliError } from "../../cli/errors.ts";
 import { withDatabase } from "../../cli/migrate.ts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { findUserByEmailOrUsername } from "../accounts/queries.ts";
-import { type UserRow, users } from "../accounts/schema.ts";
-import { type Viewer, viewerFromUser } from "../accounts/viewer.ts";
-import { loadRegistry } from "../inference/registry.ts";
-import { InferenceService } from "../inference/service.ts";
+import { findViewerByEmailOrUsername, firstAdministrator } from "../accounts/index.ts";
+import { InferenceService, loadRegistry } from "../inference/index.ts";
 import { parseCard } from "./cards/parse.ts";
 import { importCard } from "./import.ts";
-import { monogramPng } from "./monogram.ts";
-import { characters } from "./schema.ts";
+import { SYSTEM_USERNAME, seedDemoCharacters } from "./seed.ts";
 import { SEED_CHARACTERS } from "./seed-data.ts";
 import { CharacterService } from "./service.ts";
 import { modelTokenCounter } from "./tokens.ts";
@@ -43,23 +36,11 @@ async function withCharacters<T>(
   });
 }
 
-const asViewer = (u: UserRow): Viewer => viewerFromUser(u);
-
-async function firstAdmin(db: Db): Promise<UserRow | null> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(eq(users.isAdmin, true))
-    .orderBy(asc(users.createdAt))
-    .limit(1);
-  return row ?? null;
-}
-
 /** Imports card files for one account (default: the first administrator) and prints each report. */
 export async function importCommand(config: Config, files: string[], opts: { user?: string }): Promise<void> {
   let failed = 0;
   await withCharacters(config, async (db, service) => {
-    const owner = opts.user ? await findUserByEmailOrUsername(db, opts.user) : await firstAdmin(db);
+    const owner = opts.user ? await findViewerByEmailOrUsername(db, opts.user) : await firstAdministrator(db);
     if (!owner) {
       throw new CliError(
         opts.user
@@ -70,7 +51,7 @@ export async function importCommand(config: Config, files: string[], opts: { use
     for (const file of files) {
       try {
         const data = await readFile(file);
-        const { row, report } = await importCard({ service, parseCard }, asViewer(owner), {
+        const { row, report } = await importCard({ service, parseCard }, owner, {
           data,
           filename: path.basename(file),
         });
@@ -91,57 +72,6 @@ export async function importCommand(config: Config, files: string[], opts: { use
     }
   });
   if (failed) throw new CliError(`${failed} of ${files.length} file(s) could not be imported.`);
-}
-
-export const SYSTEM_USERNAME = "hearth";
-const SYSTEM_EMAIL = "hearth@system.hearth.invalid";
-
-/** The account that owns the demo characters. It has no password, so nobody signs in as it. */
-export async function ensureSystemUser(db: Db): Promise<UserRow> {
-  const existing = await findUserByEmailOrUsername(db, SYSTEM_USERNAME);
-  if (existing) {
-    if (existing.email !== SYSTEM_EMAIL) {
-      throw new CliError(
-        `The username "${SYSTEM_USERNAME}" belongs to ${existing.email}, not to Hearth's system account; rename that account first.`,
-      );
-    }
-    return existing;
-  }
-  const [row] = await db
-    .insert(users)
-    .values({ id: randomUUID(), name: "Hearth", email: SYSTEM_EMAIL, username: SYSTEM_USERNAME })
-    .returning();
-  if (!row) throw new Error("could not create the system user");
-  return row;
-}
-
-/** Creates the demo characters that are missing (matched by name); answers the names created. */
-export async function seedDemoCharacters(db: Db, service: CharacterService): Promise<string[]> {
-  const owner = await ensureSystemUser(db);
-  const created: string[] = [];
-  for (const seed of SEED_CHARACTERS) {
-    const [existing] = await db
-      .select({ id: characters.id })
-      .from(characters)
-      .where(
-        and(
-          eq(characters.creatorUserId, owner.id),
-          eq(characters.name, seed.name),
-          isNull(characters.deletedAt),
-        ),
-      )
-      .limit(1);
-    if (existing) continue;
-    const { color: _color, ...fields } = seed;
-    const row = await service.create(
-      owner.id,
-      characterCreate.parse({ ...fields, visibility: "public", definition_visible: true }),
-      { moderationStatus: "approved" },
-    );
-    await service.setAvatar(asViewer(owner), row, await monogramPng(seed.name, seed.color));
-    created.push(seed.name);
-  }
-  return created;
 }
 
 export async function seedCommand(config: Config): Promise<void> {

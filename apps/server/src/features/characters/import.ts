@@ -1,7 +1,7 @@
 import { characterCreate, type ImportReport } from "@hearth/contract";
 import { HttpError } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import type { Viewer } from "../accounts/index.ts";
 import { MAX_IMAGE_BYTES } from "./cards/limits.ts";
 import { CardError, type ParseCard } from "./cards/types.ts";
 import type { CharacterRow } from "./schema.ts";

@@ -2,8 +2,9 @@
 // their cards for lists (with avatar URLs from the storage port), and the service.
 export { type CardRow, findCardRows } from "./list-queries.ts";
 export { canChat, canSeeDefinition, canView, INVALID_ACCESS_MESSAGE, invalidAccess } from "./policy.ts";
-export { avatarUrl, toCard } from "./present.ts";
-export { type FoundCharacter, findCharacter } from "./queries.ts";
+export { toCard } from "./present.ts";
+export { countCharacterMessage, type FoundCharacter, findCharacter } from "./queries.ts";
 export type { CharacterRow } from "./schema.ts";
-export { CharacterService } from "./service.ts";
+export { ensureSystemUser, SYSTEM_USERNAME, seedDemoCharacters } from "./seed.ts";
+export { CharacterService, chattableCharacter } from "./service.ts";
 export { estimateTokens } from "./tokens.ts";

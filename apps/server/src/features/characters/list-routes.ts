@@ -2,7 +2,7 @@ import { type CharacterPage, characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
-import { getViewer } from "../accounts/viewer.ts";
+import { getViewer } from "../accounts/index.ts";
 import {
   browseCharacters,
   type CardPage,

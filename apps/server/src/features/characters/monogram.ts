@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { svgToPng } from "../../adapters/sharp-images.ts";
 
 /**
  * Monogram avatars (the seed's demo bots): initials drawn as strokes on a coloured gradient.
@@ -85,7 +85,7 @@ export function monogramPng(name: string, color: string, size = 512): Promise<Bu
   <circle cx="${size / 2}" cy="${size / 2}" r="${size * 0.4}" fill="none" stroke="#ffffff" stroke-opacity="0.18" stroke-width="${unit * 0.35}"/>
   <g fill="none" stroke="#ffffff" stroke-width="${unit * 0.8}" stroke-linecap="round" stroke-linejoin="round">${paths.join("")}</g>
 </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return svgToPng(svg);
 }
 
 /** Darkens (negative) or lightens a #rrggbb colour by a fraction. */

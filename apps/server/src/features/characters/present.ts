@@ -1,18 +1,9 @@
 import type { Character, CharacterCard } from "@hearth/contract";
+import { avatarUrl } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { CardRow } from "./list-queries.ts";
 import { canSeeDefinition, isCreator, type MaybeViewer } from "./policy.ts";
 import type { FoundCharacter } from "./queries.ts";
-import type { CharacterRow } from "./schema.ts";
-
-/** Avatar files next to the stored key prefix: the profile size and the grid thumbnail. */
-export const AVATAR_SIZES = { large: 512, small: 128 } as const;
-export const avatarFileKey = (prefix: string, size: keyof typeof AVATAR_SIZES) =>
-  `${prefix}-${AVATAR_SIZES[size]}.webp`;
-
-export function avatarUrl(storage: FileStorage, row: Pick<CharacterRow, "avatarKey">): string | null {
-  return row.avatarKey ? storage.url(avatarFileKey(row.avatarKey, "large")) : null;
-}
 
 /** The full character as this viewer may see it: definition fields are null when withheld. */
 export function toCharacter(found: FoundCharacter, viewer: MaybeViewer, storage: FileStorage): Character {
@@ -33,7 +24,7 @@ export function toCharacter(found: FoundCharacter, viewer: MaybeViewer, storage:
     post_history_instructions: hidden(r.postHistoryInstructions),
     creator_notes: r.creatorNotes,
     tags: r.tags,
-    avatar_url: avatarUrl(storage, r),
+    avatar_url: avatarUrl(storage, r.avatarKey),
     avatar_is_nsfw: r.avatarIsNsfw,
     creator_user_id: r.creatorUserId,
     creator_username: found.creatorUsername,
@@ -68,7 +59,7 @@ export function toCard(row: CardRow, storage: FileStorage): CharacterCard {
     id: r.id,
     name: r.name,
     title: r.title,
-    avatar_url: avatarUrl(storage, r),
+    avatar_url: avatarUrl(storage, r.avatarKey),
     avatar_is_nsfw: r.avatarIsNsfw,
     creator_user_id: r.creatorUserId,
     creator_username: row.creatorUsername,

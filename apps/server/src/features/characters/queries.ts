@@ -32,6 +32,25 @@ export async function findCharacter(
   return row ?? null;
 }
 
+/** A character that is not deleted, read for the server's own work (no viewer involved). */
+export async function findLiveCharacter(db: Db, id: string): Promise<CharacterRow | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select()
+    .from(characters)
+    .where(and(eq(characters.id, id), isNull(characters.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Counts one more bot message in a character's chats (the "messages" figure on its card). */
+export async function countCharacterMessage(db: Db, characterId: string): Promise<void> {
+  await db
+    .update(characters)
+    .set({ numMessages: sql`${characters.numMessages} + 1` })
+    .where(eq(characters.id, characterId));
+}
+
 export async function insertCharacter(db: Db, values: NewCharacterRow): Promise<CharacterRow> {
   const [row] = await db.insert(characters).values(values).returning();
   if (!row) throw new Error("insert into characters returned no row");

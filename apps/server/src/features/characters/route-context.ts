@@ -8,12 +8,10 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { HttpError } from "../../http/errors.ts";
 import { type RouteContext, route } from "../../http/route.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import type { Auth } from "../accounts/auth.ts";
-import { getViewer } from "../accounts/viewer.ts";
+import { type Auth, getViewer } from "../accounts/index.ts";
 import type { ExportCard, ParseCard } from "./cards/types.ts";
 import { assertNotRestricted, invalidAccess, type MaybeViewer } from "./policy.ts";
 import type { FoundCharacter } from "./queries.ts";
@@ -91,41 +89,4 @@ export async function guardedRoute<D extends EndpointDef>(
 /** The family-safe edition never lists NSFW bots, whatever the client asks. */
 export function allowNsfw(config: Pick<Config, "edition">, requested: boolean): boolean {
   return requested && config.edition !== "family";
-}
-
-/** Reads the one file of a multipart request (field `file`), refusing it past `maxBytes`. */
-export async function readUpload(
-  req: FastifyRequest,
-  maxBytes: number,
-): Promise<{ data: Buffer; filename: string }> {
-  const hint = "Send the file as multipart/form-data in a field named file.";
-  if (!req.isMultipart()) throw new HttpError(415, "unsupportedMediaType", hint);
-  let part: Awaited<ReturnType<FastifyRequest["file"]>>;
-  try {
-    part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11 } });
-  } catch (error) {
-    throw uploadError(error, maxBytes);
-  }
-  if (!part || part.fieldname !== "file")
-    throw new HttpError(400, "invalidRequest", `No file was sent. ${hint}`);
-  let data: Buffer;
-  try {
-    data = await part.toBuffer();
-  } catch (error) {
-    throw uploadError(error, maxBytes);
-  }
-  // The size limit does not always throw: the file may arrive cut at the limit, marked
-  // truncated. It is too large, never "damaged".
-  if (part.file.truncated || data.length > maxBytes) throw tooLarge(maxBytes);
-  return { data, filename: part.filename };
-}
-
-const tooLarge = (maxBytes: number) =>
-  new HttpError(413, "payloadTooLarge", `The file is larger than ${maxBytes / 1024 / 1024} MB.`);
-
-function uploadError(error: unknown, maxBytes: number): HttpError {
-  const code = (error as { code?: string }).code;
-  if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(maxBytes);
-  // Malformed multipart bodies (cut off, bad boundary) are the client's mistake.
-  return new HttpError(400, "invalidRequest", "The upload could not be read. Please try again.");
 }

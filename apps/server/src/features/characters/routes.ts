@@ -2,7 +2,7 @@ import multipart from "@fastify/multipart";
 import { characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { route } from "../../http/route.ts";
-import { getViewer } from "../accounts/viewer.ts";
+import { getViewer } from "../accounts/index.ts";
 import { avatarRoutes } from "./avatar-routes.ts";
 import { cardRoutes } from "./card-routes.ts";
 import { listRoutes } from "./list-routes.ts";

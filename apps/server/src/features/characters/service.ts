@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type {
   CharacterModerationUpdate,
   characterCreate,
@@ -7,15 +6,16 @@ import type {
 } from "@hearth/contract";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
+import { avatarFileKey, deleteAvatarFiles, storeAvatar } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import { processAvatar } from "./avatars.ts";
+import type { Viewer } from "../accounts/index.ts";
 import type { ExportableCharacter } from "./cards/types.ts";
 import { statusOnCreate, statusOnCreatorEdit } from "./moderation.ts";
-import { invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
-import { avatarFileKey } from "./present.ts";
+import { canChat, invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
 import {
   type FoundCharacter,
   findCharacter,
+  findLiveCharacter,
   insertCharacter,
   softDeleteCharacter,
   updateCharacter,
@@ -115,7 +115,7 @@ export class CharacterService {
 
   async delete(row: CharacterRow): Promise<void> {
     await softDeleteCharacter(this.deps.db, row.id);
-    await this.deleteAvatarFiles(row.avatarKey);
+    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
   }
 
   /** Stores a new avatar (checked, re-encoded) and then removes the old files. */
@@ -125,11 +125,7 @@ export class CharacterService {
     image: Buffer,
     maxBytes?: number,
   ): Promise<CharacterRow> {
-    const { large, small } = await processAvatar(image, maxBytes);
-    // A fresh key per upload: the files are immutable and cached for a year.
-    const key = `avatars/${row.id}/${randomBytes(8).toString("hex")}`;
-    await this.deps.storage.put(avatarFileKey(key, "large"), large, "image/webp");
-    await this.deps.storage.put(avatarFileKey(key, "small"), small, "image/webp");
+    const key = await storeAvatar(this.deps.storage, `avatars/${row.id}`, image, maxBytes);
     const columns: Partial<NewCharacterRow> = { avatarKey: key };
     // A first avatar completes a new bot; replacing one is an edit like any other.
     if (isCreator(viewer, row) && row.avatarKey) {
@@ -140,13 +136,13 @@ export class CharacterService {
       );
     }
     const updated = await this.save(row.id, columns);
-    await this.deleteAvatarFiles(row.avatarKey);
+    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
     return updated;
   }
 
   async removeAvatar(row: CharacterRow): Promise<CharacterRow> {
     const updated = await this.save(row.id, { avatarKey: null });
-    await this.deleteAvatarFiles(row.avatarKey);
+    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
     return updated;
   }
 
@@ -201,14 +197,11 @@ export class CharacterService {
     if (!row) throw invalidAccess();
     return row;
   }
+}
 
-  private async deleteAvatarFiles(key: string | null): Promise<void> {
-    if (!key) return;
-    await Promise.all(
-      (["large", "small"] as const).map((size) =>
-        // A leftover file costs a little disk; a failed delete must not fail the request.
-        this.deps.storage.delete(avatarFileKey(key, size)).catch(() => {}),
-      ),
-    );
-  }
+/** A character the viewer may chat with, or the spec's invalidAccess error. */
+export async function chattableCharacter(db: Db, viewer: Viewer, characterId: string): Promise<CharacterRow> {
+  const row = await findLiveCharacter(db, characterId);
+  if (!row || !canChat(viewer, row)) throw invalidAccess();
+  return row;
 }

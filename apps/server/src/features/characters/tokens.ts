@@ -1,5 +1,5 @@
 import { withTimeout } from "../../lib/with-timeout.ts";
-import type { InferenceService } from "../inference/service.ts";
+import type { InferenceService } from "../inference/index.ts";
 
 /** Counts the tokens of a text with the default model's tokenizer. */
 export type TokenCounter = (text: string) => Promise<number>;

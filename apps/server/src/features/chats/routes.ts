@@ -4,8 +4,8 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import type { Auth } from "../accounts/auth.ts";
-import { requireViewer } from "../accounts/viewer.ts";
+import { type Auth, requireViewer } from "../accounts/index.ts";
+import { chattableCharacter } from "../characters/index.ts";
 import { toMessage } from "./mappers.ts";
 import { assertOwnsConversation } from "./policy.ts";
 import {
@@ -17,7 +17,7 @@ import {
   selectAlternative,
   updateConversation,
 } from "./queries.ts";
-import { assertOwnPersona, chattableCharacter, startConversation, withCard, withCards } from "./service.ts";
+import { assertOwnPersona, startConversation, withCard, withCards } from "./service.ts";
 
 export async function chatRoutes(
   app: FastifyInstance,

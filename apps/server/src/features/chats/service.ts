@@ -4,30 +4,16 @@ import {
   type ConversationCreated,
   MESSAGE_PAGE_SIZE,
 } from "@hearth/contract";
-import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import type { Viewer } from "../accounts/viewer.ts";
-import { findCardRows, toCard } from "../characters/index.ts";
-import { canChat, invalidAccess } from "../characters/policy.ts";
-import { type CharacterRow, characters } from "../characters/schema.ts";
+import type { Viewer } from "../accounts/index.ts";
+import { chattableCharacter, findCardRows, toCard } from "../characters/index.ts";
 import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
 import { toConversation, toMessage } from "./mappers.ts";
 import { resolveMacros } from "./prompt.ts";
 import { findUnstartedConversation, insertConversation, messagePage } from "./queries.ts";
 import type { ConversationRow } from "./schema.ts";
-
-/** A character the viewer may chat with, or the spec's invalidAccess error. */
-export async function chattableCharacter(db: Db, viewer: Viewer, characterId: string): Promise<CharacterRow> {
-  const [row] = await db
-    .select()
-    .from(characters)
-    .where(and(eq(characters.id, characterId), isNull(characters.deletedAt)))
-    .limit(1);
-  if (!row || !canChat(viewer, row)) throw invalidAccess();
-  return row;
-}
 
 /** A persona given for a chat must be the viewer's own. */
 export async function assertOwnPersona(

@@ -2,8 +2,7 @@ import type { GenerationSettings, Permission, PromptCost, PromptCostRequest } fr
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { ChatTurn, LlmBackend, SamplingSettings } from "../../ports/llm.ts";
-import { contextTokens } from "../accounts/permissions.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import { contextTokens, type Viewer } from "../accounts/index.ts";
 import { type CharacterRow, estimateTokens } from "../characters/index.ts";
 import {
   buildPromptWithin,
@@ -12,8 +11,7 @@ import {
   TURN_OVERHEAD_TOKENS,
 } from "../chats/prompt.ts";
 import type { ConversationRow } from "../chats/schema.ts";
-import { isDemoModel, type RegistryEntry } from "../inference/registry.ts";
-import type { InferenceService } from "../inference/service.ts";
+import { type InferenceService, isDemoModel, type RegistryEntry } from "../inference/index.ts";
 import { resolvePersonaForPrompt } from "../personas/index.ts";
 import { samplingFor } from "./sampling.ts";
 

@@ -12,7 +12,7 @@ import { drivers } from "../../../test/databases.ts";
 import { LONG_CARD } from "../../../test/fixtures/long-card.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 import { ggufTrainedWindow } from "../../adapters/llama-cpp.ts";
-import { seedDemoCharacters } from "../characters/cli.ts";
+import { seedDemoCharacters } from "../characters/index.ts";
 import { SEED_CHARACTERS } from "../characters/seed-data.ts";
 import { api, type Person, personAs } from "../characters/test-support.ts";
 import { appendMessage } from "../chats/queries.ts";

@@ -1,8 +1,7 @@
-import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { FileStorage } from "../../ports/storage.ts";
-import type { Auth } from "../accounts/auth.ts";
-import { characters } from "../characters/schema.ts";
+import type { Auth } from "../accounts/index.ts";
+import { countCharacterMessage } from "../characters/index.ts";
 import { chatEditRoutes } from "../chats/edit-routes.ts";
 import { chatRoutes } from "../chats/routes.ts";
 import { recoverOrphans, startUpkeep } from "./recovery.ts";
@@ -36,12 +35,7 @@ export async function installChat(
           bus,
           inference: deps.inference,
           logFailure: (context, what) => app.log.error(context, what),
-          onReplyStored: async (characterId) => {
-            await db
-              .update(characters)
-              .set({ numMessages: sql`${characters.numMessages} + 1` })
-              .where(eq(characters.id, characterId));
-          },
+          onReplyStored: (characterId) => countCharacterMessage(db, characterId),
         },
         generationId,
       ),

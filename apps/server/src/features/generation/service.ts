@@ -5,7 +5,8 @@ import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import type { JobQueue } from "../../ports/queue.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import type { Viewer } from "../accounts/index.ts";
+import { chattableCharacter } from "../characters/index.ts";
 import { toMessage } from "../chats/mappers.ts";
 import { assertOwnsConversation } from "../chats/policy.ts";
 import {
@@ -17,9 +18,7 @@ import {
   writeReply,
 } from "../chats/queries.ts";
 import type { MessageRow } from "../chats/schema.ts";
-import { chattableCharacter } from "../chats/service.ts";
-import { resolveModelChoice } from "../inference/registry.ts";
-import type { InferenceService } from "../inference/service.ts";
+import { type InferenceService, resolveModelChoice } from "../inference/index.ts";
 import { assertMessageFits } from "./budget.ts";
 import { assertMayGenerate } from "./policy.ts";
 import { claimConversation, countMessageSent, createGeneration, releaseConversation } from "./queries.ts";

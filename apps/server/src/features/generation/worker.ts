@@ -1,13 +1,11 @@
 import type { ErrorCode, GenerationEvent } from "@hearth/contract";
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { describeError } from "../../lib/describe-error.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import type { LlmEvent } from "../../ports/llm.ts";
 import { LlmError } from "../../ports/llm.ts";
-import { users } from "../accounts/schema.ts";
-import { viewerFromUser } from "../accounts/viewer.ts";
-import { characters } from "../characters/schema.ts";
+import { findViewer } from "../accounts/index.ts";
+import { findCharacter } from "../characters/index.ts";
 import { toMessage } from "../chats/mappers.ts";
 import {
   buildPromptWithin,
@@ -24,7 +22,7 @@ import {
   writeStreamingText,
 } from "../chats/queries.ts";
 import type { GenerationRow, MessageRow } from "../chats/schema.ts";
-import type { InferenceService } from "../inference/service.ts";
+import type { InferenceService } from "../inference/index.ts";
 import { resolvePersonaForPrompt } from "../personas/index.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { recordGenerationTime } from "./estimate.ts";
@@ -84,17 +82,12 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
   try {
     const conversation = await findConversation(db, gen.conversationId);
     if (!conversation) throw new LlmError("This conversation no longer exists.", "bad_request");
-    const [character] = await db
-      .select()
-      .from(characters)
-      .where(eq(characters.id, conversation.characterId))
-      .limit(1);
-    const [userRow] = await db.select().from(users).where(eq(users.id, gen.userId)).limit(1);
-    if (!character || !userRow) throw new LlmError("The character or the account is gone.", "bad_request");
+    const character = (await findCharacter(db, conversation.characterId))?.character;
+    const viewer = await findViewer(db, gen.userId);
+    if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = await deps.inference.backend(entry.id);
-    const viewer = viewerFromUser(userRow);
     const { window: budget, sampling } = generationBudget(
       viewer.permissions,
       entry,
@@ -117,7 +110,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     const prompt = buildPromptWithin(
       {
         character: promptCharacter(character),
-        persona: await resolvePersonaForPrompt(db, userRow.id, conversation.userPersonaId),
+        persona: await resolvePersonaForPrompt(db, viewer.id, conversation.userPersonaId),
         history,
         mode,
         contextTokens: budget,

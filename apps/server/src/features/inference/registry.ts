@@ -3,7 +3,7 @@ import path from "node:path";
 import { type InferenceModel, type ModelList, permission } from "@hearth/contract";
 import { z } from "zod";
 import { type Config, ConfigError } from "../../config.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import type { Viewer } from "../accounts/index.ts";
 import { BUNDLED_MODEL, readActiveModel, readActiveServer } from "../models/index.ts";
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;

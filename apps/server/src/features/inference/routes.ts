@@ -1,8 +1,7 @@
 import { modelEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
-import type { Auth } from "../accounts/auth.ts";
-import { getViewer } from "../accounts/viewer.ts";
+import { type Auth, getViewer } from "../accounts/index.ts";
 import { modelsFor } from "./registry.ts";
 import type { InferenceService } from "./service.ts";
 

@@ -3,7 +3,7 @@ import { OpenAiCompatibleBackend } from "../../adapters/openai-compatible.ts";
 import type { Config } from "../../config.ts";
 import { withTimeout } from "../../lib/with-timeout.ts";
 import { type LlmBackend, LlmError } from "../../ports/llm.ts";
-import type { ModelState } from "../health/routes.ts";
+import type { ModelState } from "../health/index.ts";
 import { isDemoModel, type ModelRegistry, type RegistryEntry } from "./registry.ts";
 
 /**

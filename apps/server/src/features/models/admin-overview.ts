@@ -7,8 +7,7 @@ import type {
   ModelDownload,
 } from "@hearth/contract";
 import type { Config } from "../../config.ts";
-import { isDemoModel, type RegistryEntry } from "../inference/registry.ts";
-import type { InferenceService } from "../inference/service.ts";
+import { type InferenceService, isDemoModel, type RegistryEntry } from "../inference/index.ts";
 import { BUNDLED_MODEL, CATALOG, findCatalogModel, REAL_MODEL_COMMAND } from "./catalog.ts";
 import { listStoredModels } from "./store.ts";
 

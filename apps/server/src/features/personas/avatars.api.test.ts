@@ -4,7 +4,7 @@ import type { ApiError, Persona } from "@hearth/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
-import { AVATAR_MAX_BYTES } from "../characters/avatars.ts";
+import { AVATAR_MAX_BYTES } from "../../lib/avatars.ts";
 import { api, type Person, personAs, pngBomb, testImage } from "../characters/test-support.ts";
 
 /** Persona avatars go through the same checks and storage as character avatars. */

@@ -1,6 +1,6 @@
 import type { Persona } from "@hearth/contract";
+import { avatarUrl } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import { avatarFileKey } from "../characters/present.ts";
 import type { PersonaRow } from "./schema.ts";
 
 /** The persona as the API answers it. */
@@ -8,7 +8,7 @@ export function toPersona(row: PersonaRow, storage: FileStorage): Persona {
   return {
     id: row.id,
     name: row.name,
-    avatar_url: row.avatarKey ? storage.url(avatarFileKey(row.avatarKey, "large")) : null,
+    avatar_url: avatarUrl(storage, row.avatarKey),
     highlights: row.highlights,
     is_default: row.isDefault,
     created_at: row.createdAt.toISOString(),

@@ -1,6 +1,6 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { users } from "../accounts/schema.ts";
+import { displayNameOf } from "../accounts/index.ts";
 import { isPersonaId } from "./queries.ts";
 import { personas } from "./schema.ts";
 
@@ -39,6 +39,6 @@ export async function resolvePersonaForPrompt(
     .orderBy(wanted ? desc(sql`${personas.id} = ${wanted}::uuid`) : desc(personas.isDefault))
     .limit(1);
   if (row) return { id: row.id, name: row.name, description: row.highlights };
-  const [user] = await db.select({ name: users.name }).from(users).where(eq(users.id, userId)).limit(1);
-  return { id: null, name: user?.name.trim() || FALLBACK_USER_NAME, description: "" };
+  const name = await displayNameOf(db, userId);
+  return { id: null, name: name?.trim() || FALLBACK_USER_NAME, description: "" };
 }

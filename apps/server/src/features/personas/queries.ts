@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { users } from "../accounts/schema.ts";
 import { type NewPersonaRow, type PersonaRow, personas } from "./schema.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,15 +32,6 @@ export async function findPersona(db: Db, userId: string, id: string): Promise<P
     .where(and(eq(personas.id, id), eq(personas.userId, userId)))
     .limit(1);
   return row ?? null;
-}
-
-/**
- * Serialises one user's persona writes (count then insert, unset then set the default) by
- * locking their users row until the transaction ends. Answers false when the user is gone.
- */
-export async function lockPersonaOwner(tx: Db, userId: string): Promise<boolean> {
-  const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
-  return rows.length > 0;
 }
 
 export async function personaStats(tx: Db, userId: string): Promise<{ count: number; hasDefault: boolean }> {

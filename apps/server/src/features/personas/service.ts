@@ -1,13 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { DEFAULT_PERSONA_DELETE_MESSAGE, type personaCreate, type personaUpdate } from "@hearth/contract";
 import type { z } from "zod";
 import type { PersonaLimits } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
+import { deleteAvatarFiles, storeAvatar } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import type { Viewer } from "../accounts/viewer.ts";
-import { processAvatar } from "../characters/avatars.ts";
-import { avatarFileKey } from "../characters/present.ts";
+import { lockAccount, type Viewer } from "../accounts/index.ts";
 import { assertMayCreatePersona, personaNameTaken, personaNotFound } from "./policy.ts";
 import {
   clearDefault,
@@ -17,7 +15,6 @@ import {
   insertPersona,
   isUniqueViolation,
   listPersonas,
-  lockPersonaOwner,
   nameTaken,
   personaStats,
   updatePersona,
@@ -112,7 +109,7 @@ export class PersonaService {
       }
       throw personaNotFound();
     });
-    await this.deleteAvatarFiles(deleted.avatarKey);
+    await deleteAvatarFiles(this.deps.storage, deleted.avatarKey);
   }
 
   /**
@@ -120,15 +117,11 @@ export class PersonaService {
    * files. If the persona is gone by the time the key is saved, the new files go too (404).
    */
   async setAvatar(userId: string, id: string, image: Buffer, maxBytes?: number): Promise<PersonaRow> {
-    const { large, small } = await processAvatar(image, maxBytes);
-    // A fresh key per upload: the files are immutable and cached for a year.
-    const key = `personas/${id}/${randomBytes(8).toString("hex")}`;
-    await this.deps.storage.put(avatarFileKey(key, "large"), large, "image/webp");
-    await this.deps.storage.put(avatarFileKey(key, "small"), small, "image/webp");
+    const key = await storeAvatar(this.deps.storage, `personas/${id}`, image, maxBytes);
     try {
       return await this.swapAvatar(userId, id, key);
     } catch (error) {
-      await this.deleteAvatarFiles(key);
+      await deleteAvatarFiles(this.deps.storage, key);
       throw error;
     }
   }
@@ -146,7 +139,7 @@ export class PersonaService {
       if (!row) throw personaNotFound();
       return { row, oldKey: before.avatarKey };
     });
-    await this.deleteAvatarFiles(oldKey);
+    await deleteAvatarFiles(this.deps.storage, oldKey);
     return row;
   }
 
@@ -158,7 +151,8 @@ export class PersonaService {
     try {
       return await this.deps.db.transaction(async (t) => {
         const tx = asDb(t);
-        if (!(await lockPersonaOwner(tx, userId))) throw personaNotFound();
+        // One user's persona writes (count then insert, unset then set the default) run one at a time.
+        if (!(await lockAccount(tx, userId))) throw personaNotFound();
         return work(tx);
       });
     } catch (error) {
@@ -167,15 +161,5 @@ export class PersonaService {
       }
       throw error;
     }
-  }
-
-  private async deleteAvatarFiles(key: string | null): Promise<void> {
-    if (!key) return;
-    await Promise.all(
-      (["large", "small"] as const).map((size) =>
-        // A leftover file costs a little disk; a failed delete must not fail the request.
-        this.deps.storage.delete(avatarFileKey(key, size)).catch(() => {}),
-      ),
-    );
   }
 }

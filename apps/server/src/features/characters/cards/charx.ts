@@ -1,8 +1,8 @@
 import type { ImportReport } from "@hearth/contract";
 import { zipSync } from "fflate";
+import { sniffImageType } from "../../../lib/image-type.ts";
 import { isRecord } from "./card-json.ts";
 import { listNames } from "./extensions.ts";
-import { sniffImageType } from "./image.ts";
 import { MAX_CARD_JSON_BYTES, MAX_IMAGE_BYTES } from "./limits.ts";
 import { CardError, type CardImage } from "./types.ts";
 import { readZip, type ZipArchive } from "./zip.ts";
@@ -76,13 +76,13 @@ export function charxAvatar(
     return null;
   }
   const bytes = archive.read(entry, MAX_IMAGE_BYTES);
-  const mimeType = sniffImageType(bytes);
-  if (!mimeType) {
+  const type = sniffImageType(bytes);
+  if (!type) {
     report.ignored.push(`main icon ${path.slice(0, 80)}: not a PNG, JPEG, WebP, GIF or AVIF image`);
     return null;
   }
   report.imported.push(`avatar (${path.slice(0, 80)})`);
-  return { avatar: { data: bytes, mimeType }, path };
+  return { avatar: { data: bytes, mimeType: `image/${type}` }, path };
 }
 
 /** A CharX with card.json and, when there is one, the avatar PNG at CHARX_ICON_PATH. */

@@ -1,21 +1,9 @@
-import sharp from "sharp";
+import { solidPng, toPng } from "../../../adapters/sharp-images.ts";
 import type { CardImage } from "./types.ts";
 
-/** Image helpers for cards: recognising an asset's format and producing the PNG to embed. */
+/** Image helpers for cards: the PNG to embed, and a placeholder when there is no avatar. */
 
 const PLACEHOLDER_SIZE = 512;
-
-/** The image type from the file's first bytes (declared types and extensions can lie). */
-export function sniffImageType(data: Buffer): string | null {
-  const ascii = (from: number, to: number) => data.toString("latin1", from, to);
-  if (data.length < 12) return null;
-  if (data[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
-  if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return "image/jpeg";
-  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
-  if (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a") return "image/gif";
-  if (ascii(4, 8) === "ftyp" && ["avif", "avis"].includes(ascii(8, 12))) return "image/avif";
-  return null;
-}
 
 /** A stable, pleasant colour for a name (FNV-1a hash to a hue). */
 export function colourForName(name: string): { r: number; g: number; b: number } {
@@ -35,16 +23,7 @@ export function colourForName(name: string): { r: number; g: number; b: number }
 }
 
 export function placeholderPng(name: string): Promise<Buffer> {
-  return sharp({
-    create: {
-      width: PLACEHOLDER_SIZE,
-      height: PLACEHOLDER_SIZE,
-      channels: 3,
-      background: colourForName(name),
-    },
-  })
-    .png()
-    .toBuffer();
+  return solidPng(PLACEHOLDER_SIZE, colourForName(name));
 }
 
 /**
@@ -54,7 +33,7 @@ export function placeholderPng(name: string): Promise<Buffer> {
 export async function avatarAsPng(avatar: CardImage | null, name: string): Promise<Buffer> {
   if (!avatar) return placeholderPng(name);
   try {
-    return await sharp(avatar.data).png().toBuffer();
+    return await toPng(avatar.data);
   } catch {
     return placeholderPng(name);
   }

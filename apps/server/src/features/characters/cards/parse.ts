@@ -1,9 +1,9 @@
 import type { ImportReport } from "@hearth/contract";
+import { sniffImageType } from "../../../lib/image-type.ts";
 import { decodeBase64Card, isRecord, parseCardJson, type RawCard } from "./card-json.ts";
 import { cardToHearth } from "./card-to-hearth.ts";
 import { charxAvatar, readCharx } from "./charx.ts";
 import { listNames } from "./extensions.ts";
-import { sniffImageType } from "./image.ts";
 import { MAX_FILE_BYTES } from "./limits.ts";
 import { isPng, readPngCardText } from "./png.ts";
 import { CardError, type ParseCard, type ParsedCard } from "./types.ts";
@@ -34,7 +34,7 @@ function notACard(file: Buffer, filename: string): CardError {
   const image = sniffImageType(file);
   if (image) {
     return new CardError(
-      `This ${image.slice(6).toUpperCase()} image holds no card: cards come as PNG, JSON or CharX.`,
+      `This ${image.toUpperCase()} image holds no card: cards come as PNG, JSON or CharX.`,
       415,
     );
   }

@@ -1,0 +1,18 @@
+// What other features use of accounts: the viewer behind a request and its permissions, the one
+// permission check, and account lookups for work outside a request. better-auth stays inside
+// this feature (auth.ts); the composition root registers the routes from here (decision 010).
+export { type Auth, createAuth } from "./auth.ts";
+export { authRoutes } from "./auth-routes.ts";
+export {
+  displayNameOf,
+  ensureSystemAccount,
+  findViewer,
+  findViewerByEmailOrUsername,
+  firstAdministrator,
+  lockAccount,
+  usernameExists,
+} from "./lookups.ts";
+export { contextTokens, effectiveRole } from "./permissions.ts";
+export { assertPermission, isRestricted } from "./policy.ts";
+export { accountRoutes } from "./routes.ts";
+export { getViewer, requireViewer, type Viewer, viewerFromUser } from "./viewer.ts";
