@@ -31,9 +31,12 @@ import { modelRoutes } from "./features/inference/routes.ts";
 import { InferenceService } from "./features/inference/service.ts";
 import { adminModelRoutes } from "./features/models/admin-routes.ts";
 import { personaRoutes } from "./features/personas/routes.ts";
+import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
 import { installMetrics } from "./http/metrics.ts";
+import { installOriginCheck } from "./http/origin-check.ts";
+import { installSecurityHeaders } from "./http/security-headers.ts";
 import { serveWeb } from "./http/web.ts";
 import { loggerOptions } from "./logger.ts";
 import type { EventBus } from "./ports/bus.ts";
@@ -102,6 +105,10 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     for (const method of [r.method].flat()) routes.push(`${method} ${r.url}`);
   });
   installErrorHandling(app);
+  // Headers first, so even a refused request's answer carries them; then refuse cross-site writes.
+  installSecurityHeaders(app, config);
+  installOriginCheck(app, config);
+  installJsonBodyTypes(app);
   installInputHygiene(app);
   installMetrics(app, config.metricsToken);
   await app.register(cookie);

@@ -38,6 +38,8 @@ const envSchema = z.object({
   OIDC_LABEL: z.string().default("Sign in"),
   HEARTH_WEB_DIST: z.string().optional(),
   HEARTH_TRUST_PROXY: z.stringbool().default(false),
+  /** Other sites allowed to send state-changing requests and to embed Hearth in a frame (partner mode). */
+  HEARTH_TRUSTED_ORIGINS: z.string().default(""),
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
@@ -97,6 +99,11 @@ export interface Config {
   trustProxy: boolean;
   llm: {
     baseUrl: string | null;
+  /**
+   * Origins besides Hearth's own (`https://partner.example`) that may send state-changing
+   * requests and embed Hearth in a frame; empty by default.
+   */
+  trustedOrigins: string[];
     apiKey: string | null;
     /** A model id: a catalog/downloaded name, a GGUF path, or the remote server's model name. */
     model: string | null;
@@ -195,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: e.LLM_BASE_URL ?? null,
       apiKey: e.LLM_API_KEY ?? null,
       model: e.LLM_MODEL ?? null,
+    trustedOrigins: trustedOrigins(e.HEARTH_TRUSTED_ORIGINS),
       contextSize: e.LLM_CONTEXT_SIZE,
       // One core stays free for the server on small machines; llama.cpp's own guess oversubscribes.
       threads: e.LLM_THREADS ?? Math.max(1, availableParallelism() - 1),
@@ -272,6 +280,37 @@ function persistentSecret(dataDir: string): string {
   const file = path.join(dataDir, "secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   const secret = randomBytes(32).toString("base64url");
+/**
+ * HEARTH_TRUSTED_ORIGINS: comma-separated origins (`https://partner.example`), each normalised
+ * to the form browsers send in the Origin header (lower case, no default port, no path).
+ */
+function trustedOrigins(value: string): string[] {
+  const origins = new Set<string>();
+  for (const item of value.split(",")) {
+    const given = item.trim();
+    if (!given) continue;
+    let url: URL | null = null;
+    try {
+      url = new URL(given);
+    } catch {
+      // Reported below with the other malformed values.
+    }
+    if (
+      !url ||
+      !/^https?:$/.test(url.protocol) ||
+      url.pathname.replace(/\/$/, "") ||
+      url.search ||
+      url.hash
+    ) {
+      throw new ConfigError(
+        `HEARTH_TRUSTED_ORIGINS: "${given}" is not an origin (http(s)://host[:port], with no path)`,
+      );
+    }
+    origins.add(url.origin);
+  }
+  return [...origins];
+}
+
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }

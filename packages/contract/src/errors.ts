@@ -8,6 +8,8 @@ export const errorCode = z.enum([
   "invalidRequest",
   "unauthorized",
   "forbidden",
+  /** A state-changing request from another site (or with no Origin): refused before it is read. */
+  "crossOrigin",
   "notFound",
   "conflict",
   "rateLimited",
@@ -22,6 +24,8 @@ export const errorCode = z.enum([
   "limitReached",
   "restricted",
   "messageTooLong",
+  /** Sign-in refused for a while after repeated failures (with Retry-After). */
+  "tooManyAttempts",
 ]);
 export type ErrorCode = z.infer<typeof errorCode>;
 

@@ -48,6 +48,8 @@ interface Variant {
   url: string;
   body?: string;
   contentType?: string;
+  /** The one answer this variant must get (from everyone the endpoint lets in that far). */
+  expect?: { status: number; code: string };
 }
 
 /** The malformed requests for one endpoint. */
@@ -83,7 +85,21 @@ function variants(def: EndpointDef): Variant[] {
     for (const whole of [null, [], "text", 42, true, {}, nested(1000)])
       send(`body ${JSON.stringify(whole)?.slice(0, 20)}`, whole);
     out.push({ label: "body not JSON", url: url(), body: "{ nope", contentType: "application/json" });
-    out.push({ label: "body as text/plain", url: url(), body: "{}", contentType: "text/plain" });
+    // A JSON body sent as anything else is refused unread (415): text/plain and form bodies are
+    // what a page on another site can send without the browser asking first.
+    const unsupported = { status: 415, code: "unsupportedMediaType" };
+    for (const [label, body, contentType] of [
+      ["text/plain", "{}", "text/plain"],
+      ["text/plain JSON", JSON.stringify({ name: "x" }), "text/plain;charset=UTF-8"],
+      ["a form", "name=x", "application/x-www-form-urlencoded"],
+      [
+        "multipart",
+        '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--x--\r\n',
+        "multipart/form-data; boundary=x",
+      ],
+      ["no content type", "{}", undefined],
+    ] as const)
+      out.push({ label: `body as ${label}`, url: url(), body, contentType, expect: unsupported });
     const properties = jsonSchema(def.body).properties;
     send("body with an extra field", { extra_field: NUL, __proto__: { polluted: true } });
     for (const [key, property] of Object.entries(properties)) {
@@ -143,7 +159,6 @@ describe.each(drivers)("every endpoint under hostile input (%s)", (driver) => {
             method: def.method,
             url: variant.url,
             headers: {
-              origin: "http://localhost:3000",
               ...(person.cookie ? { cookie: person.cookie } : {}),
               // The OpenAI-compatible API is opened by its key; everything else by the session.
               ...(def.access === "api-key" && person.cookie ? { authorization: `Bearer ${API_KEY}` } : {}),
@@ -152,6 +167,12 @@ describe.each(drivers)("every endpoint under hostile input (%s)", (driver) => {
             ...(variant.body !== undefined ? { payload: variant.body } : {}),
           });
           const where = `${person.who}, ${variant.label}: ${res.statusCode}`;
+          // /v1 checks its key before anything else, so a caller without one learns only that.
+          const expected = def.access === "api-key" && !person.cookie ? undefined : variant.expect;
+          if (expected && res.statusCode !== expected.status)
+            failures.push(`${where}, expected ${expected.status}`);
+          else if (expected && !def.error && res.json<{ code: string }>().code !== expected.code)
+            failures.push(`${where}, expected ${expected.code}: ${res.body.slice(0, 120)}`);
           if (res.statusCode >= 500) failures.push(`${where} ${res.body.slice(0, 200)}`);
           else if (res.statusCode >= 400) {
             let body: unknown = null;

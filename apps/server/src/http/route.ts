@@ -1,5 +1,6 @@
 import type { EndpointDef, HandlerResult, ParsedInput } from "@hearth/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { refuseNonJsonBody } from "./body-types.ts";
 import { HttpError } from "./errors.ts";
 import { parse } from "./validate.ts";
 
@@ -15,6 +16,7 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\+\}$/, "*").r
  * Registers an endpoint from its contract declaration: params, query and body are parsed with
  * the contract's schemas (400 with the field on a mismatch), and the handler's answer is shaped
  * by the response schema, so no handler can answer a shape the contract does not allow.
+ * A JSON body arrives as JSON or not at all (415 before it is read).
  * Streaming and file endpoints answer through `reply` themselves.
  */
 export function route<D extends EndpointDef>(
@@ -25,6 +27,7 @@ export function route<D extends EndpointDef>(
   app.route({
     method: def.method,
     url: fastifyPath(def.path),
+    ...(def.body && def.body !== "multipart" ? { onRequest: refuseNonJsonBody } : {}),
     handler: async (req, reply) => {
       const rest = /\{(\w+)\+\}$/.exec(def.path)?.[1];
       const rawParams = rest

@@ -67,7 +67,8 @@ describe("a crash in the middle of a reply", () => {
     const call = (base: string, method: string, p: string, body?: unknown) =>
       fetch(`${base}${p}`, {
         method,
-        headers: { cookie, "content-type": "application/json" },
+        // Like the browser: state-changing requests name Hearth's own origin.
+        headers: { cookie, "content-type": "application/json", origin: base },
         body: body ? JSON.stringify(body) : undefined,
       });
 

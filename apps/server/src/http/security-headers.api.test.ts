@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Fastify from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestHearth, type TestHearth } from "../../test/harness.ts";
+import { contentSecurityPolicy, installSecurityHeaders } from "./security-headers.ts";
+
+/** The directives of a Content-Security-Policy header, by name. */
+function directives(header: unknown): Record<string, string[]> {
+  expect(typeof header).toBe("string");
+  return Object.fromEntries(
+    String(header)
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name as string, values]),
+  );
+}
+
+describe("security headers on every answer", () => {
+  let h: TestHearth;
+  let webDist: string;
+
+  beforeAll(async () => {
+    // A stand-in for the built client: the HTML and one hashed asset.
+    webDist = mkdtempSync(path.join(tmpdir(), "hearth-web-"));
+    mkdirSync(path.join(webDist, "assets"));
+    writeFileSync(path.join(webDist, "index.html"), '<!doctype html><script src="/assets/a.js"></script>');
+    writeFileSync(path.join(webDist, "assets/a.js"), "console.log(1)");
+    h = await startTestHearth({ env: { HEARTH_WEB_DIST: webDist } });
+  });
+  afterAll(async () => {
+    await h?.stop();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it("the web client's HTML, its files, JSON, errors and refusals all carry them", async () => {
+    const answers = [
+      await h.app.inject({ method: "GET", url: "/" }),
+      await h.app.inject({ method: "GET", url: "/chats/some-page" }),
+      await h.app.inject({ method: "GET", url: "/assets/a.js" }),
+      await h.app.inject({ method: "GET", url: "/api/config" }),
+      await h.app.inject({ method: "GET", url: "/api/no-such-route" }),
+      await h.app.inject({ method: "GET", url: "/api/me" }),
+      await h.app.inject({
+        method: "POST",
+        url: "/api/personas",
+        headers: { origin: "http://evil.example" },
+      }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 404, 401, 403]);
+    expect(answers[0]?.headers["content-type"]).toMatch(/text\/html/);
+    for (const res of answers) {
+      const csp = directives(res.headers["content-security-policy"]);
+      expect(csp["script-src"]).toEqual(["'self'"]);
+      expect(csp["default-src"]).toEqual(["'self'"]);
+      expect(csp["connect-src"]).toEqual(["'self'"]);
+      expect(csp["object-src"]).toEqual(["'none'"]);
+      expect(csp["frame-ancestors"]).toEqual(["'none'"]);
+      expect(csp["img-src"]).toEqual(["'self'", "data:", "blob:"]);
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(res.headers["x-frame-options"]).toBe("DENY");
+    }
+  });
+});
+
+describe("the policy follows the configuration", () => {
+  it("lets the trusted (partner) origins frame Hearth, and drops X-Frame-Options, which cannot say so", async () => {
+    const h = await startTestHearth({ env: { HEARTH_TRUSTED_ORIGINS: "https://partner.example" } });
+    try {
+      const res = await h.app.inject({ method: "GET", url: "/api/config" });
+      expect(directives(res.headers["content-security-policy"])["frame-ancestors"]).toEqual([
+        "'self'",
+        "https://partner.example",
+      ]);
+      expect(res.headers["x-frame-options"]).toBeUndefined();
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it("allows images from the S3 public address when uploads are served from there", () => {
+    const s3 = {
+      bucket: "b",
+      endpoint: null,
+      region: "us-east-1",
+      accessKeyId: "k",
+      secretAccessKey: "s",
+      publicUrl: "https://cdn.example.com/hearth/",
+    };
+    const csp = contentSecurityPolicy({ trustedOrigins: [], storage: { filesDir: "/tmp", s3 } });
+    expect(directives(csp)["img-src"]).toEqual(["'self'", "data:", "blob:", "https://cdn.example.com"]);
+  });
+
+  it("reaches event streams too, which are written past fastify's reply", async () => {
+    const app = Fastify();
+    installSecurityHeaders(app, { trustedOrigins: [], storage: { filesDir: "/tmp", s3: null } });
+    app.get("/stream", (_req, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { "content-type": "text/event-stream" });
+      reply.raw.end("data: {}\n\n");
+    });
+    const res = await app.inject({ method: "GET", url: "/stream" });
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["content-security-policy"]).toContain("script-src 'self'");
+    await app.close();
+  });
+});

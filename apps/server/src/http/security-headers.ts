@@ -1,0 +1,62 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+
+/**
+ * The Content-Security-Policy for the built React client (apps/web/dist):
+ * - scripts only from Hearth itself: the build has no inline script (theme-init.js is a file);
+ * - styles may be inline: Radix dialogs insert a <style> element (react-remove-scroll) and the
+ *   app sets style attributes; inline styles cannot run code;
+ * - images from Hearth, data: and blob: (a picked avatar's preview), and the S3 public address
+ *   when uploads are served from there;
+ * - fetches (the API, event streams) only to Hearth;
+ * - no plugins, no <base> rewriting, forms post only to Hearth;
+ * - framed by no one, or only by the configured trusted origins (partner mode).
+ */
+export function contentSecurityPolicy(config: Pick<Config, "trustedOrigins" | "storage">): string {
+  const s3 = config.storage.s3?.publicUrl;
+  const images = ["'self'", "data:", "blob:", ...(s3 ? [new URL(s3).origin] : [])];
+  const ancestors = config.trustedOrigins.length > 0 ? ["'self'", ...config.trustedOrigins] : ["'none'"];
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${images.join(" ")}`,
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "media-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${ancestors.join(" ")}`,
+  ].join("; ");
+}
+
+/** Every header this module sets, for the install hook and for tests. */
+export function securityHeaders(config: Pick<Config, "trustedOrigins" | "storage">): Record<string, string> {
+  return {
+    "content-security-policy": contentSecurityPolicy(config),
+    "x-content-type-options": "nosniff",
+    // Not no-referrer: under it browsers send `Origin: null` on same-origin POSTs, which the
+    // origin check must refuse. This keeps full URLs (chat ids) on Hearth's own requests and
+    // sends other sites the origin only (nothing at all on a downgrade to http).
+    "referrer-policy": "strict-origin-when-cross-origin",
+    // The old spelling of frame-ancestors for old browsers; it cannot name a list of origins, so
+    // it is left out when partner sites may embed Hearth.
+    ...(config.trustedOrigins.length === 0 ? { "x-frame-options": "DENY" } : {}),
+  };
+}
+
+/**
+ * Security headers on every answer: the web client's HTML above all, but also JSON, files and
+ * errors (an API answer opened directly is a document too). Set on the raw response, so event
+ * streams written with `reply.hijack()` carry them as well.
+ */
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  config: Pick<Config, "trustedOrigins" | "storage">,
+) {
+  const headers = Object.entries(securityHeaders(config));
+  app.addHook("onRequest", async (_req, reply) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  });
+}
