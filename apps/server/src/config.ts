@@ -97,13 +97,13 @@ export interface Config {
   webDist: string;
   /** Behind a reverse proxy, take the client address from X-Forwarded-For. */
   trustProxy: boolean;
-  llm: {
-    baseUrl: string | null;
   /**
    * Origins besides Hearth's own (`https://partner.example`) that may send state-changing
    * requests and embed Hearth in a frame; empty by default.
    */
   trustedOrigins: string[];
+  llm: {
+    baseUrl: string | null;
     apiKey: string | null;
     /** A model id: a catalog/downloaded name, a GGUF path, or the remote server's model name. */
     model: string | null;
@@ -198,11 +198,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc,
     webDist: path.resolve(e.HEARTH_WEB_DIST ?? path.join(repoRoot(), "apps/web/dist")),
     trustProxy: e.HEARTH_TRUST_PROXY,
+    trustedOrigins: trustedOrigins(e.HEARTH_TRUSTED_ORIGINS),
     llm: {
       baseUrl: e.LLM_BASE_URL ?? null,
       apiKey: e.LLM_API_KEY ?? null,
       model: e.LLM_MODEL ?? null,
-    trustedOrigins: trustedOrigins(e.HEARTH_TRUSTED_ORIGINS),
       contextSize: e.LLM_CONTEXT_SIZE,
       // One core stays free for the server on small machines; llama.cpp's own guess oversubscribes.
       threads: e.LLM_THREADS ?? Math.max(1, availableParallelism() - 1),
@@ -275,11 +275,6 @@ function localServers(value: string, ownPort: number): LocalServerCandidate[] {
   return candidates.filter((c) => new URL(c.base_url).port !== String(ownPort));
 }
 
-/** A secret generated once per data directory, so a fresh install needs no setup and sessions survive restarts. */
-function persistentSecret(dataDir: string): string {
-  const file = path.join(dataDir, "secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const secret = randomBytes(32).toString("base64url");
 /**
  * HEARTH_TRUSTED_ORIGINS: comma-separated origins (`https://partner.example`), each normalised
  * to the form browsers send in the Origin header (lower case, no default port, no path).
@@ -311,6 +306,11 @@ function trustedOrigins(value: string): string[] {
   return [...origins];
 }
 
+/** A secret generated once per data directory, so a fresh install needs no setup and sessions survive restarts. */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, "secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
