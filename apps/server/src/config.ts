@@ -56,6 +56,8 @@ const envSchema = z.object({
   HEARTH_DAILY_LIMIT_GUEST: z.coerce.number().int().min(0).default(30),
   HEARTH_DAILY_LIMIT_FREE: z.coerce.number().int().min(0).default(300),
   HEARTH_DAILY_LIMIT_PAID: z.coerce.number().int().min(0).default(0),
+  /** New guests one client address may start in 24 hours (accounts); 0 means no limit. */
+  HEARTH_GUEST_SIGNINS_PER_DAY: z.coerce.number().int().min(0).default(5),
   HEARTH_REVIEW_PUBLIC_BOTS: z.stringbool().default(true),
   HEARTH_PERSONA_LIMITS: z
     .string()
@@ -125,6 +127,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Messages a day by standing; 0 means no limit. */
   dailyLimits: { guest: number; free: number; paid: number };
+  /** Guest sign-ins per client address in 24 hours, so a guest's allowance cannot be reset at will; 0: no limit. */
+  guestSignInsPerDay: number;
   /** Public bots go to the moderators' review queue (`pending`) when created or edited. */
   reviewPublicBots: boolean;
   /** Most personas a member may have, by effective tier; null means no limit. Admins have none. */
@@ -219,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       free: e.HEARTH_DAILY_LIMIT_FREE,
       paid: e.HEARTH_DAILY_LIMIT_PAID,
     },
+    guestSignInsPerDay: e.HEARTH_GUEST_SIGNINS_PER_DAY,
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
     personaLimits: e.HEARTH_PERSONA_LIMITS,
     storage: { filesDir: path.join(dataDir, "files"), s3 },

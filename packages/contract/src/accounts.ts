@@ -1,13 +1,89 @@
 import { z } from "zod";
 import { accountStatus, permission, restriction, subscriberRole } from "./permissions.ts";
 
+/** Account limits (accounts-billing-admin §5, §9), imported by the server's checks and the web's forms. */
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 20;
+export const NAME_MIN = 3;
+export const NAME_MAX = 20;
+export const EMAIL_MAX = 320;
+export const AVATAR_URL_MAX = 2048;
+/** Passwords: better-auth enforces the length; the server also refuses the most common ones. */
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/**
+ * A username as stored: NFKC-folded (full-width letters become ASCII), lowercased, and then only
+ * ASCII letters, digits, `_` and `-`, so `ALICE`, `ａｌｉｃｅ` and `alice` are one name and a
+ * look-alike from another script (Cyrillic `а`) is refused rather than stored beside it.
+ */
 export const username = z
   .string()
   .trim()
+  .normalize("NFKC")
   .toLowerCase()
-  .min(3, "Username is too short")
-  .max(20, "Username should be less then 20 characters")
-  .regex(/^[a-z0-9_-]+$/, "Username contain invalid characters");
+  .min(1, "Username can't be empty")
+  .min(USERNAME_MIN, "Username is too short")
+  .max(USERNAME_MAX, "Username should be less then 20 characters")
+  .regex(/^[a-z0-9_-]*$/, "Username contain invalid characters");
+
+/** Control characters and bidirectional overrides can hide or reorder what a name shows. */
+const HIDDEN_CHARACTERS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** A display name (accounts-billing-admin §5): 3 to 20 characters after trimming. */
+export const displayName = z
+  .string()
+  .trim()
+  .min(1, "Name can't be empty")
+  .min(NAME_MIN, "Name should be of atleast 3 characters")
+  .max(NAME_MAX, "Name should be less then 20 characters")
+  .refine((v) => !HIDDEN_CHARACTERS.test(v), "Name can't contain control characters");
+
+/** A sign-in address: lowercased, as better-auth stores it. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Email can not be empty")
+  .max(EMAIL_MAX, "Email should be at most 320 characters")
+  .regex(z.regexes.email, "Please enter a valid email address");
+
+/** Where Hearth serves uploaded files (avatars): a same-origin path, never a script. */
+const HEARTH_FILE_PATH = /^\/api\/files\/(?!.*\.\.)[A-Za-z0-9._/-]+$/;
+
+/** An avatar is an http(s) address or a file Hearth serves; `javascript:`, `data:` and the like are not. */
+export function isSafeImageAddress(value: string): boolean {
+  if (HEARTH_FILE_PATH.test(value)) return !value.includes("//");
+  if (/[\s\p{Cc}]/u.test(value) || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+}
+
+export const avatarAddress = z
+  .string()
+  .trim()
+  .max(AVATAR_URL_MAX, "Image address should be at most 2048 characters")
+  .refine(isSafeImageAddress, "Image must be an http(s) address or a file uploaded to this site");
+
+/** PATCH /api/users/me: only the fields that changed; `avatar_url: null` removes the avatar. */
+export const profileUpdate = z
+  .object({
+    username: username.optional(),
+    name: displayName.optional(),
+    avatar_url: avatarAddress.nullable().optional(),
+    email: emailAddress.optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
+export type ProfileUpdate = z.infer<typeof profileUpdate>;
+
+/** GET /api/users/check-username?username= */
+export const usernameCheckQuery = z.object({ username: z.string().max(100) });
+export const usernameCheck = z.object({
+  /** False when the name breaks the username rules or another account holds it. */
+  isAvailable: z.boolean(),
+});
+export type UsernameCheck = z.infer<typeof usernameCheck>;
 
 export const me = z.object({
   id: z.string(),

@@ -15,6 +15,7 @@ describe.each(drivers)("migrations on %s", (driver) => {
       );
       expect(rows.rows.map((r) => r.table_name)).toEqual([
         "accounts",
+        "auth_counters",
         "characters",
         "conversations",
         "daily_usage",

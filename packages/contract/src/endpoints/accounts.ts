@@ -1,9 +1,20 @@
-import { adminUser, adminUserList, adminUserListQuery, adminUserUpdate, appConfig, me } from "../accounts.ts";
+import {
+  adminUser,
+  adminUserList,
+  adminUserListQuery,
+  adminUserUpdate,
+  appConfig,
+  me,
+  profileUpdate,
+  usernameCheck,
+  usernameCheckQuery,
+} from "../accounts.ts";
 import { endpoint, idParams } from "../endpoint.ts";
 
 /**
  * The signed-in account and the operator's user management. Sign-up, sign-in, guests and
- * sessions are better-auth's own routes under /api/auth (outside this contract).
+ * sessions are better-auth's own routes under /api/auth (outside this contract); profile changes
+ * go only through `updateProfile` (better-auth's update-user and change-email are closed).
  */
 export const accountEndpoints = {
   config: endpoint({
@@ -21,6 +32,24 @@ export const accountEndpoints = {
     tag: "Accounts",
     access: "member",
     response: me,
+  }),
+  updateProfile: endpoint({
+    method: "PATCH",
+    path: "/api/users/me",
+    summary: "Change your username, name, avatar address or e-mail (only the fields sent)",
+    tag: "Accounts",
+    access: "member",
+    body: profileUpdate,
+    response: me,
+  }),
+  checkUsername: endpoint({
+    method: "GET",
+    path: "/api/users/check-username",
+    summary: "Whether a username is valid and free (usernames are compared lowercased)",
+    tag: "Accounts",
+    access: "anyone",
+    query: usernameCheckQuery,
+    response: usernameCheck,
   }),
   listUsers: endpoint({
     method: "GET",

@@ -1,12 +1,31 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.ts";
+import { HttpError, notFound } from "../../http/errors.ts";
 import type { Auth } from "./auth.ts";
+import { ACCOUNT_RULE, ADDRESS_RULE, AuthCounters, addressKey } from "./throttle.ts";
 import { toHeaders } from "./viewer.ts";
 
+export interface AuthRoutesOptions {
+  auth: Auth;
+  db: Db;
+  /** Guest sign-ins one address may make in 24 hours; 0 means no limit. */
+  guestSignInsPerDay: number;
+}
+
 /**
- * Hands /api/auth/* to better-auth as a Fetch Request. Bodies stay raw strings in this scope,
- * because better-auth parses them itself.
+ * better-auth paths that would write profile fields around Hearth's rules: every profile change
+ * goes through PATCH /api/users/me. (Also in better-auth's `disabledPaths`; answered here so
+ * the refusal is JSON that says where to go.)
  */
-export async function authRoutes(app: FastifyInstance, opts: { auth: Auth }) {
+const CLOSED_PATHS = new Set(["/api/auth/update-user", "/api/auth/change-email"]);
+
+/**
+ * Hands /api/auth/* to better-auth as a Fetch Request, after Hearth's own guards: sign-in
+ * throttling per account and per address, and the guest sign-in allowance per address. Bodies
+ * stay raw strings in this scope, because better-auth parses them itself.
+ */
+export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
+  const counters = new AuthCounters(opts.db);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) =>
     done(null, body),
@@ -16,44 +35,152 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: Auth }) {
     method: ["GET", "POST"],
     url: "/api/auth/*",
     async handler(req, reply) {
+      // The same URL better-auth routes by, so a guard sees exactly the path better-auth will.
       const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? "localhost"}`);
-      const hasBody = req.method !== "GET" && typeof req.body === "string" && req.body.length > 0;
-      const response = await opts.auth.handler(
-        new Request(url, {
-          method: req.method,
-          headers: toHeaders(req.headers),
-          body: hasBody ? (req.body as string) : undefined,
-        }),
-      );
-      reply.status(response.status);
-      for (const [key, value] of response.headers) {
-        if (key === "set-cookie") continue;
-        reply.header(key, value);
+      const forward = () => toBetterAuth(opts.auth, req, url);
+      if (CLOSED_PATHS.has(url.pathname)) {
+        throw notFound("Profile changes go through PATCH /api/users/me.");
       }
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) reply.header("set-cookie", cookies);
-      if (!response.body) return reply.send(null);
-      const body = Buffer.from(await response.arrayBuffer());
-      return reply.send(
-        response.headers.get("content-type")?.includes("json") ? withoutSessionToken(body) : body,
-      );
+      if (req.method === "POST" && url.pathname === "/api/auth/sign-in/email") {
+        return send(reply, await throttledSignIn(counters, req, reply, forward));
+      }
+      if (
+        req.method === "POST" &&
+        url.pathname === "/api/auth/sign-in/anonymous" &&
+        opts.guestSignInsPerDay > 0
+      ) {
+        return send(reply, await guestSignIn(counters, opts.guestSignInsPerDay, req, reply, forward));
+      }
+      return send(reply, await forward());
     },
   });
 }
 
+function toBetterAuth(auth: Auth, req: FastifyRequest, url: URL): Promise<Response> {
+  const hasBody = req.method !== "GET" && typeof req.body === "string" && req.body.length > 0;
+  return auth.handler(
+    new Request(url, {
+      method: req.method,
+      headers: toHeaders(req.headers),
+      body: hasBody ? (req.body as string) : undefined,
+    }),
+  );
+}
+
 /**
- * better-auth echoes the session token in sign-in/sign-up bodies. The cookie already carries it
- * (httpOnly); keeping it out of page-readable JSON means a script on the page can never steal it.
+ * Refused while the account or the address is locked; a wrong password (better-auth's 401)
+ * counts against both, a success clears the account's count. An unknown address counts like a
+ * wrong password, so the answer never tells which accounts exist.
  */
-function withoutSessionToken(body: Buffer): Buffer {
-  try {
-    const json = JSON.parse(body.toString("utf8")) as unknown;
-    if (json && typeof json === "object" && "token" in json) {
-      const { token: _dropped, ...rest } = json as Record<string, unknown>;
-      return Buffer.from(JSON.stringify(rest));
-    }
-  } catch {
-    // Not JSON after all: pass it through untouched.
+async function throttledSignIn(
+  counters: AuthCounters,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  forward: () => Promise<Response>,
+): Promise<Response> {
+  const email = emailOf(req.body);
+  const address = `signin-address:${addressKey(req.ip)}`;
+  const account = email ? `signin-account:${email}` : null;
+  const wait = await counters.lockedFor(account ? [address, account] : [address]);
+  if (wait > 0) {
+    reply.header("retry-after", String(wait));
+    throw new HttpError(
+      429,
+      "tooManyAttempts",
+      `Too many failed sign-ins. Please wait ${inWords(wait)} before trying again.`,
+    );
   }
-  return body;
+  const response = await forward();
+  if (response.status === 401) {
+    await counters.fail(address, ADDRESS_RULE);
+    if (account) await counters.fail(account, ACCOUNT_RULE);
+  } else if (response.ok && account) {
+    await counters.clear(account);
+  }
+  return response;
+}
+
+/** A guest's message allowance is per guest: new guests per address are limited so it cannot be reset at will. */
+async function guestSignIn(
+  counters: AuthCounters,
+  perDay: number,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  forward: () => Promise<Response>,
+): Promise<Response> {
+  const key = `guest-signin:${addressKey(req.ip)}`;
+  const wait = await counters.take(key, perDay);
+  if (wait > 0) {
+    reply.header("retry-after", String(wait));
+    throw new HttpError(
+      429,
+      "limitReached",
+      `Guest visits from your network are used up for today. Sign up for a free account to keep chatting, or come back in ${inWords(wait)}.`,
+    );
+  }
+  const response = await forward();
+  if (!response.ok) await counters.giveBack(key);
+  return response;
+}
+
+/** The sign-in address from a raw JSON body, as better-auth compares it (lowercased). */
+function emailOf(body: unknown): string | null {
+  if (typeof body !== "string") return null;
+  try {
+    const email = (JSON.parse(body) as { email?: unknown } | null)?.email;
+    // Longer than any address: better-auth refuses it anyway, and it would only bloat a key.
+    if (typeof email !== "string" || email.length > 320) return null;
+    return email.trim().toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** "45 seconds", "2 minutes", "1 hour". */
+export function inWords(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return unit(Math.max(1, Math.ceil(seconds)), "second");
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 60 ? unit(minutes, "minute") : unit(Math.ceil(minutes / 60), "hour");
+}
+
+async function send(reply: FastifyReply, response: Response) {
+  reply.status(response.status);
+  for (const [key, value] of response.headers) {
+    // Cookies are set below as a list; the length changes when tokens are taken out.
+    if (key === "set-cookie" || key === "content-length") continue;
+    reply.header(key, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header("set-cookie", cookies);
+  if (!response.body) return reply.send(null);
+  const body = Buffer.from(await response.arrayBuffer());
+  return reply.send(
+    response.headers.get("content-type")?.includes("json") ? withoutSessionTokens(body) : body,
+  );
+}
+
+/**
+ * better-auth puts session tokens in JSON: sign-in and sign-up answers, `session.token` in
+ * get-session, each session of list-sessions. The cookie already carries the token (httpOnly);
+ * keeping it out of page-readable JSON means a script on the page can never steal a session.
+ */
+function withoutSessionTokens(body: Buffer): Buffer {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString("utf8"));
+  } catch {
+    return body; // Not JSON after all: pass it through untouched.
+  }
+  return Buffer.from(JSON.stringify(dropTokens(json)));
+}
+
+function dropTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropTokens);
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key !== "token") out[key] = dropTokens(inner);
+  }
+  return out;
 }

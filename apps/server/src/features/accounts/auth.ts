@@ -1,12 +1,22 @@
-import { username as usernameSchema } from "@hearth/contract";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@hearth/contract";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { anonymous } from "better-auth/plugins/anonymous";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
+import { withUsernameConflicts } from "./auth-adapter.ts";
 import { claimFirstAdmin } from "./first-admin.ts";
+import { passwordProblem } from "./passwords.ts";
+import {
+  type CheckedFields,
+  checkUserFields,
+  type FieldSource,
+  ProfileRuleError,
+  USERNAME_TAKEN,
+  type UserFields,
+} from "./profile-rules.ts";
 import { usernameTaken } from "./queries.ts";
 import { accounts, sessions, users, verifications } from "./schema.ts";
 
@@ -49,15 +59,22 @@ export function createAuth(config: Config, db: Db) {
     // browser reached us by are same-origin (LAN IP, localhost) and accepted; other origins are refused.
     baseURL: config.publicUrl ?? `http://localhost:${config.port}`,
     trustedOrigins: (request) => (config.publicUrl ? [config.publicUrl] : [requestOrigin(request)]),
-    database: drizzleAdapter(db, {
-      provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    }),
+    database: withUsernameConflicts(
+      drizzleAdapter(db, {
+        provider: "pg",
+        schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      }),
+    ),
+    // Profile fields change only through PATCH /api/users/me, under Hearth's rules (auth-routes.ts
+    // answers these two with a JSON refusal before they get here).
+    disabledPaths: ["/update-user", "/change-email"],
     emailAndPassword: {
       enabled: true,
       disableSignUp: !config.signup,
-      minPasswordLength: 8,
-      maxPasswordLength: 128,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      // A reset means the old password may be known to someone: end every session.
+      revokeSessionsOnPasswordReset: true,
     },
     user: {
       additionalFields: {
@@ -76,24 +93,17 @@ export function createAuth(config: Config, db: Db) {
       disableOriginCheck: false,
       useSecureCookies: config.publicUrl?.startsWith("https://") ?? false,
     },
+    hooks: { before: passwordRules },
     databaseHooks: {
       user: {
         create: {
           before: async (user, ctx) => {
-            const name = checkName(user.name, ctx?.path === "/sign-up/email");
-            const raw = (user as { username?: unknown }).username;
-            if (raw === undefined || raw === null || raw === "")
-              return { data: { ...user, name, username: null } };
-            const parsed = usernameSchema.safeParse(raw);
-            if (!parsed.success) {
-              throw new APIError("BAD_REQUEST", {
-                message: parsed.error.issues[0]?.message ?? "Invalid username",
-              });
+            const data = checkedFields(user, ctx?.path === "/sign-up/email" ? "typed" : "provided");
+            // Friendly first; the unique index settles a race (auth-adapter.ts).
+            if (typeof data.username === "string" && (await usernameTaken(db, data.username))) {
+              throw new APIError("BAD_REQUEST", { message: USERNAME_TAKEN });
             }
-            if (await usernameTaken(db, parsed.data)) {
-              throw new APIError("BAD_REQUEST", { message: "Username is not available" });
-            }
-            return { data: { ...user, name, username: parsed.data } };
+            return { data: { ...user, username: null, ...data } };
           },
           // After the commit (better-auth queues it), so concurrent sign-ups see each other.
           after: async (user) => {
@@ -101,6 +111,13 @@ export function createAuth(config: Config, db: Db) {
               await claimFirstAdmin(db, user.id);
             }
           },
+        },
+        update: {
+          // Any other better-auth write of these fields (a login provider's fresh profile, say)
+          // meets the same rules; update-user itself is closed.
+          before: async (user, ctx) => ({
+            data: { ...user, ...checkedFields(user, ctx?.path === "/update-user" ? "typed" : "provided") },
+          }),
         },
       },
     },
@@ -111,20 +128,40 @@ export function createAuth(config: Config, db: Db) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-/**
- * Display names (accounts-billing-admin §5): 3 to 20 characters. A person signing up is told;
- * a name from the login provider is shortened instead, so OIDC sign-in never fails on it.
- */
-function checkName(raw: string, strict: boolean): string {
-  const name = raw.trim();
-  if (!strict) return name.slice(0, 20) || "Member";
-  if (!name) throw new APIError("BAD_REQUEST", { message: "Name can't be empty" });
-  if (name.length < 3)
-    throw new APIError("BAD_REQUEST", { message: "Name should be of atleast 3 characters" });
-  if (name.length > 20)
-    throw new APIError("BAD_REQUEST", { message: "Name should be less then 20 characters" });
-  return name;
+/** The profile rules (profile-rules.ts) in better-auth's terms: a broken rule is its 400. */
+function checkedFields(user: UserFields, source: FieldSource): CheckedFields {
+  try {
+    return checkUserFields(
+      { username: user.username, name: user.name, image: user.image, email: user.email },
+      source,
+    );
+  } catch (error) {
+    if (error instanceof ProfileRuleError) throw new APIError("BAD_REQUEST", { message: error.message });
+    throw error;
+  }
 }
+
+/**
+ * Every better-auth path that sets a password meets the same rules, and changing it signs out
+ * the account's other sessions whatever the client asked (someone who knew the old password
+ * must not stay signed in).
+ */
+const passwordRules = createAuthMiddleware(async (ctx) => {
+  const body = ctx.body as Record<string, unknown> | undefined;
+  if (!body || typeof body !== "object" || Array.isArray(body)) return;
+  const field =
+    ctx.path === "/sign-up/email" ? "password" : NEW_PASSWORD_PATHS.has(ctx.path) ? "newPassword" : null;
+  const password = field ? body[field] : undefined;
+  if (typeof password === "string") {
+    const problem = passwordProblem(password);
+    if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "PASSWORD_NOT_ALLOWED" });
+  }
+  if (ctx.path === "/change-password") {
+    return { context: { body: { ...body, revokeOtherSessions: true } } };
+  }
+});
+
+const NEW_PASSWORD_PATHS = new Set(["/change-password", "/reset-password"]);
 
 function requestOrigin(request: Request | undefined): string | null {
   const host = request?.headers.get("host");

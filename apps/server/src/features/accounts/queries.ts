@@ -1,4 +1,4 @@
-import type { AdminUser, AdminUserUpdate } from "@hearth/contract";
+import type { AdminUser, AdminUserUpdate, ProfileUpdate } from "@hearth/contract";
 import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type UserRow, users } from "./schema.ts";
@@ -83,4 +83,20 @@ export async function findUserByEmailOrUsername(db: Db, who: string): Promise<Us
 export async function usernameTaken(db: Db, username: string): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1);
   return Boolean(row);
+}
+
+/** Writes the changed profile fields; a changed e-mail must be confirmed again. */
+export async function updateProfile(db: Db, id: string, change: ProfileUpdate): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({
+      ...(change.username !== undefined && { username: change.username }),
+      ...(change.name !== undefined && { name: change.name }),
+      ...(change.avatar_url !== undefined && { image: change.avatar_url }),
+      ...(change.email !== undefined && { email: change.email, emailVerified: false }),
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return row ?? null;
 }

@@ -7,6 +7,7 @@ import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
 import { firstAdminState } from "./first-admin.ts";
 import { canChangeUser, canManageUsers } from "./policy.ts";
+import { profileRoutes } from "./profile-routes.ts";
 import { listUsers, toAdminUser, updateUser } from "./queries.ts";
 import { requireViewer, toMe } from "./viewer.ts";
 
@@ -36,6 +37,7 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth }: 
 
   route(app, accountEndpoints.me, async ({ req }): Promise<Me> => toMe(await requireViewer(auth, req)));
 
+  await app.register(profileRoutes, { db, auth });
   await app.register(adminUserRoutes, { db, auth });
 }
 

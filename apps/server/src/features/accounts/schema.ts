@@ -1,4 +1,5 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Account tables. better-auth owns the shape of users/sessions/accounts/verifications
@@ -27,7 +28,13 @@ export const users = pgTable(
       .default("none"),
     isAdmin: boolean("is_admin").notNull().default(false),
   },
-  (t) => [uniqueIndex("users_email_key").on(t.email), uniqueIndex("users_username_key").on(t.username)],
+  (t) => [
+    uniqueIndex("users_email_key").on(t.email),
+    uniqueIndex("users_username_key").on(t.username),
+    // Usernames are stored in their one canonical form (lowercase ASCII, accounts-billing-admin §5),
+    // so the unique index above also makes `ALICE` and `alice` collide, whichever path writes them.
+    check("users_username_canonical", sql`${t.username} ~ '^[a-z0-9_-]{3,20}$'`),
+  ],
 );
 
 export const sessions = pgTable(
@@ -83,3 +90,17 @@ export const verifications = pgTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * Counters behind sign-in throttling and the guest sign-in allowance (throttle.ts), in the
+ * database so that every server process sees the same counts. One row per key, e.g.
+ * `signin-account:<email>`, `signin-address:<ip>`, `guest-signin:<ip>`.
+ */
+export const authCounters = pgTable("auth_counters", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull().default(0),
+  /** How many times this key has been locked in the current window (the back-off doubles). */
+  lockouts: integer("lockouts").notNull().default(0),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+});

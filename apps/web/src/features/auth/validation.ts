@@ -1,10 +1,12 @@
 /**
  * Client-side checks mirror what the server enforces, so mistakes show next to the field before
  * a round trip. The server stays the authority: its message is shown when it disagrees.
- * Name rules follow accounts-billing-admin §5; the password minimum is better-auth's default.
+ * Name rules follow accounts-billing-admin §5; the password limits are the server's (the contract's).
  */
-export const passwordMinLength = 8;
-export const passwordMaxLength = 128;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@hearth/contract";
+
+export const passwordMinLength = PASSWORD_MIN_LENGTH;
+export const passwordMaxLength = PASSWORD_MAX_LENGTH;
 export const nameMinLength = 3;
 export const nameMaxLength = 20;
 

@@ -1,0 +1,99 @@
+import { avatarAddress, displayName, emailAddress, NAME_MAX, username } from "@hearth/contract";
+import type { z } from "zod";
+
+/**
+ * The one set of profile rules (accounts-billing-admin §5) for every path that writes a user:
+ * Hearth's PATCH /api/users/me parses its body with the same contract schemas, and better-auth's
+ * user create and update hooks (sign-up, guests, the login provider) call `checkUserFields`.
+ */
+
+export const USERNAME_TAKEN = "Username is not available";
+export const EMAIL_TAKEN = "This email address is already used by another account.";
+
+export class ProfileRuleError extends Error {
+  constructor(
+    readonly field: "username" | "name" | "image" | "email",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** User fields as better-auth writes them (`image` is the contract's `avatar_url`). */
+export interface UserFields {
+  username?: unknown;
+  name?: unknown;
+  image?: unknown;
+  email?: unknown;
+}
+
+/** The same fields, checked. */
+export interface CheckedFields {
+  username?: string | null;
+  name?: string;
+  image?: string | null;
+  email?: string;
+}
+
+/**
+ * `typed`: a person entered these (sign-up, a profile change), so a broken rule is refused with
+ * the spec's message. `provided`: they came from the login provider or are a guest's defaults, so
+ * they are repaired instead and signing in never fails on them.
+ */
+export type FieldSource = "typed" | "provided";
+
+/** Checks and normalises the fields present; answers only those (absent stays absent). */
+export function checkUserFields(fields: UserFields, source: FieldSource): CheckedFields {
+  const out: CheckedFields = {};
+  if ("username" in fields && fields.username !== undefined) {
+    const raw = fields.username;
+    if (raw === null || raw === "") out.username = null;
+    else if (source === "typed") out.username = strictly("username", username, raw);
+    else out.username = username.safeParse(raw).data ?? null;
+  }
+  if ("name" in fields && fields.name !== undefined) {
+    out.name = source === "typed" ? strictly("name", displayName, fields.name) : repairName(fields.name);
+  }
+  if ("image" in fields && fields.image !== undefined) {
+    const raw = fields.image;
+    if (raw === null || raw === "") out.image = null;
+    else if (source === "typed") out.image = strictly("image", avatarAddress, raw);
+    else out.image = avatarAddress.safeParse(raw).data ?? null;
+  }
+  if ("email" in fields && fields.email !== undefined) {
+    // better-auth checks a typed address itself; a provider's is taken as it is, lowercased.
+    out.email =
+      source === "typed" ? strictly("email", emailAddress, fields.email) : String(fields.email).toLowerCase();
+  }
+  return out;
+}
+
+function strictly<S extends z.ZodType>(
+  field: ProfileRuleError["field"],
+  schema: S,
+  raw: unknown,
+): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ProfileRuleError(field, parsed.error.issues[0]?.message ?? `The ${field} is not valid.`);
+  }
+  return parsed.data;
+}
+
+/** A provider's display name: hidden characters dropped, cut to the maximum, never empty. */
+function repairName(raw: unknown): string {
+  const cleaned = String(raw ?? "")
+    .replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, "")
+    .trim();
+  // Cut by characters, so an emoji is never split in half.
+  return Array.from(cleaned).slice(0, NAME_MAX).join("").trim() || "Member";
+}
+
+/** True for PostgreSQL's unique (23505) or check (23514) violation of the named constraint; drizzle wraps driver errors in `cause`. */
+export function violates(error: unknown, code: "23505" | "23514", constraint: string): boolean {
+  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
+    if (e.code === code) return e.constraint === constraint;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
