@@ -54,6 +54,16 @@ export function canChat(viewer: MaybeViewer, c: PolicyCharacter): boolean {
   return !(viewer && isRestricted(viewer)) && canView(viewer, c);
 }
 
+/**
+ * Chatting (starting a chat, listing one's chats with a bot): a restricted viewer hears so first,
+ * whatever the id (403 `restricted`, not the 404 that says "private or deleted"); then a bot that
+ * is missing or unseen is the usual 404 `invalidAccess`.
+ */
+export function assertCanChat<C extends PolicyCharacter>(viewer: MaybeViewer, c: C | null): asserts c is C {
+  assertNotRestricted(viewer);
+  if (!c || !canChat(viewer, c)) throw invalidAccess();
+}
+
 export function assertCanView(viewer: MaybeViewer, c: PolicyCharacter): void {
   assertNotRestricted(viewer);
   if (!canView(viewer, c)) throw invalidAccess();

@@ -11,7 +11,7 @@ import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/index.ts";
 import type { ExportableCharacter } from "./cards/types.ts";
 import { statusOnCreate, statusOnCreatorEdit } from "./moderation.ts";
-import { canChat, invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
+import { assertCanChat, invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
 import {
   type FoundCharacter,
   findCharacter,
@@ -199,9 +199,9 @@ export class CharacterService {
   }
 }
 
-/** A character the viewer may chat with, or the spec's invalidAccess error. */
+/** A character the viewer may chat with; else 403 restricted, or the spec's invalidAccess error. */
 export async function chattableCharacter(db: Db, viewer: Viewer, characterId: string): Promise<CharacterRow> {
   const row = await findLiveCharacter(db, characterId);
-  if (!row || !canChat(viewer, row)) throw invalidAccess();
+  assertCanChat(viewer, row);
   return row;
 }
