@@ -2,13 +2,13 @@
 // enqueue, publish; then build the prompt), and opening a long conversation's first page.
 // Run: npx tsx bench/chat.ts   (writes its section of docs/PERFORMANCE.md)
 import { randomUUID } from "node:crypto";
-import { LlamaCppBackend } from "../apps/server/src/adapters/llama-cpp.ts";
+import type { LlamaCppBackend } from "../apps/server/src/adapters/llama-cpp.ts";
 import { buildPrompt } from "../apps/server/src/features/chats/prompt.ts";
 import { appendMessage, historyWithin } from "../apps/server/src/features/chats/queries.ts";
 import { conversations, messages } from "../apps/server/src/features/chats/schema.ts";
 import { BUNDLED_MODEL_PATH } from "../apps/server/src/features/inference/registry.ts";
 import { insertTestCharacter, readSse } from "../apps/server/test/chat.ts";
-import { type Driver } from "../apps/server/test/databases.ts";
+import type { Driver } from "../apps/server/test/databases.ts";
 import { startTestHearth } from "../apps/server/test/harness.ts";
 import { machine, median, ms, writeSection } from "./report.ts";
 

@@ -8,8 +8,14 @@ import { encodeGguf, GgufType, kv, writeGguf } from "./gguf-writer.ts";
 /** Just enough of a GGUF reader to check what the writer produced, independently of it. */
 function readGguf(buf: Buffer) {
   let pos = 0;
-  const u32 = () => ((pos += 4), buf.readUInt32LE(pos - 4));
-  const u64 = () => ((pos += 8), Number(buf.readBigUInt64LE(pos - 8)));
+  /** Reads `size` bytes at the cursor with `read` and moves past them. */
+  const take = <T>(size: number, read: (at: number) => T): T => {
+    const at = pos;
+    pos += size;
+    return read(at);
+  };
+  const u32 = () => take(4, (at) => buf.readUInt32LE(at));
+  const u64 = () => take(8, (at) => Number(buf.readBigUInt64LE(at)));
   const str = () => {
     const n = u64();
     pos += n;
@@ -17,9 +23,9 @@ function readGguf(buf: Buffer) {
   };
   const scalar = (type: number): unknown => {
     if (type === GgufType.u32) return u32();
-    if (type === GgufType.i32) return ((pos += 4), buf.readInt32LE(pos - 4));
-    if (type === GgufType.f32) return ((pos += 4), buf.readFloatLE(pos - 4));
-    if (type === GgufType.bool) return ((pos += 1), buf[pos - 1] === 1);
+    if (type === GgufType.i32) return take(4, (at) => buf.readInt32LE(at));
+    if (type === GgufType.f32) return take(4, (at) => buf.readFloatLE(at));
+    if (type === GgufType.bool) return take(1, (at) => buf[at] === 1);
     if (type === GgufType.string) return str();
     throw new Error(`type ${type} not handled by the test reader`);
   };

@@ -1,8 +1,13 @@
 import type { LabelHTMLAttributes, ReactNode } from "react";
 import { cn } from "./cn.ts";
 
-export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
-  return <label className={cn("text-sm font-medium text-fg", className)} {...props} />;
+/** A form label; `htmlFor` is required so every label names its control. */
+export function Label({
+  className,
+  htmlFor,
+  ...props
+}: LabelHTMLAttributes<HTMLLabelElement> & { htmlFor: string }) {
+  return <label htmlFor={htmlFor} className={cn("text-sm font-medium text-fg", className)} {...props} />;
 }
 
 interface FieldProps {

@@ -27,11 +27,3 @@ export function statusOnCreatorEdit(
   }
   return "approved";
 }
-
-/** My Chatbots order: bots that need the creator's action first, then those under review, then the rest. */
-export const STATUS_RANK: Record<ModerationStatus, number> = {
-  fix_required: 0,
-  rereview_required: 1,
-  pending: 1,
-  approved: 2,
-};

@@ -322,17 +322,3 @@ export async function purgeGuestConversations(db: Db, olderThan: Date): Promise<
     .delete(conversations)
     .where(and(eq(conversations.isSaved, false), lt(conversations.updatedAt, olderThan)));
 }
-
-/** Undoes a regenerate that produced nothing: the empty alternative goes, the previous one returns. */
-export async function dropLastAlternative(db: Db, messageId: string): Promise<void> {
-  await db
-    .update(messages)
-    .set({
-      alternatives: sql`${messages.alternatives} - (jsonb_array_length(${messages.alternatives}) - 1)`,
-      alternativeIndex: sql`jsonb_array_length(${messages.alternatives}) - 2`,
-      content: sql`${messages.alternatives} ->> (jsonb_array_length(${messages.alternatives}) - 2)`,
-      state: "complete",
-      updatedAt: new Date(),
-    })
-    .where(and(eq(messages.id, messageId), gt(sql`jsonb_array_length(${messages.alternatives})`, 1)));
-}

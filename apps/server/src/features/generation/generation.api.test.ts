@@ -87,7 +87,9 @@ describe.each(drivers.map((driver) => ({ driver, redis: driver === "postgres" })
         (m) => m.event.type === "token",
       );
       const lastId = first.at(-1)?.id as string;
-      const generationId = (first[0]?.event as Extract<GenerationEvent, { type: "queued" }>).generation_id;
+      const queued = first[0]?.event as Extract<GenerationEvent, { type: "queued" }> | undefined;
+      const generationId = queued?.generation_id;
+      expect(generationId).toBeTruthy();
       const rest = await readSse(
         await call("GET", `/api/generations/${generationId}/events`, undefined, { "last-event-id": lastId }),
       );

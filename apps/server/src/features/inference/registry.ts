@@ -4,7 +4,7 @@ import { type InferenceModel, type ModelList, permission } from "@hearth/contrac
 import { z } from "zod";
 import { type Config, ConfigError } from "../../config.ts";
 import type { Viewer } from "../accounts/index.ts";
-import { BUNDLED_MODEL, readActiveModel, readActiveServer } from "../models/index.ts";
+import { BUNDLED_MODEL, isValidModelId, modelFile, readActiveModel, readActiveServer } from "../models/index.ts";
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
 export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;
@@ -105,13 +105,12 @@ function singleModel(config: Config): RegistryEntry {
 
 /** LLM_MODEL (a path or a downloaded id), else the model `hearth models pull --use` chose, else the bundled one. */
 export function resolveLocalModel(config: Config): { id: string; path: string } {
-  const modelsDir = path.join(config.dataDir, "models");
   const wanted = config.llm.model;
   if (wanted) {
     if (wanted === BUNDLED_MODEL_ID) return { id: wanted, path: BUNDLED_MODEL_PATH };
     if (wanted.endsWith(".gguf")) return { id: path.basename(wanted, ".gguf"), path: path.resolve(wanted) };
-    const downloaded = path.join(modelsDir, `${wanted}.gguf`);
-    if (existsSync(downloaded)) return { id: wanted, path: downloaded };
+    const downloaded = isValidModelId(wanted) ? modelFile(config.dataDir, wanted) : null;
+    if (downloaded && existsSync(downloaded)) return { id: wanted, path: downloaded };
     throw new ConfigError(
       `LLM_MODEL=${wanted}: no such model. Download it with \`hearth models pull ${wanted}\`.`,
     );

@@ -113,9 +113,15 @@ function checkedId(name: string): string {
 
 export function modelsUseCommand(config: DataDir, name: string): void {
   const id = normaliseModelId(name);
-  if (id === BUNDLED_MODEL.id) return activate(config, bundledModelOrFail());
+  if (id === BUNDLED_MODEL.id) {
+    activate(config, bundledModelOrFail());
+    return;
+  }
   const file = isValidModelId(id) ? modelFile(config.dataDir, id) : null;
-  if (file && existsSync(file)) return activate(config, { id, path: file });
+  if (file && existsSync(file)) {
+    activate(config, { id, path: file });
+    return;
+  }
   if (findCatalogModel(id))
     throw new CliError(`${id} is not downloaded yet. Run: hearth models pull ${id} --use`);
   throw new CliError(`No downloaded model "${name}". See: hearth models list`);

@@ -23,6 +23,7 @@ export {
 export {
   type ActiveModel,
   type ActiveServer,
+  isValidModelId,
   listStoredModels,
   modelFile,
   readActiveModel,

@@ -122,11 +122,8 @@ export function BrowseCharacters({ headingId }: { headingId: string }) {
         </a>
       ) : null}
       {chips.length ? (
-        <div
-          role="group"
-          aria-label="Filter by tag"
-          className="-mx-4 flex gap-1.5 overflow-x-auto px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0"
-        >
+        <fieldset className="-mx-4 flex min-w-0 gap-1.5 overflow-x-auto border-0 px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
+          <legend className="sr-only">Filter by tag</legend>
           {chips.map((tag) => {
             const active = tags.includes(tag);
             return (
@@ -147,7 +144,7 @@ export function BrowseCharacters({ headingId }: { headingId: string }) {
               </button>
             );
           })}
-        </div>
+        </fieldset>
       ) : null}
 
       <div id={resultsId} ref={results} tabIndex={-1} className="flex flex-col gap-4 outline-none">

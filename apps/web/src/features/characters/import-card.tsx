@@ -63,7 +63,9 @@ export function ImportCard() {
 
   return (
     <div className="flex flex-col gap-3">
-      <div
+      {/* Dropping is a shortcut for pointer users; the file button inside is the keyboard path. */}
+      <section
+        aria-label="Import a character card"
         onDragEnter={(event) => {
           event.preventDefault();
           setDragging(true);
@@ -119,7 +121,7 @@ export function ImportCard() {
             </span>
           </div>
         ) : null}
-      </div>
+      </section>
       {error ? (
         <Banner tone="danger" title={`${fileName ?? "The file"} couldn't be imported`}>
           {error}

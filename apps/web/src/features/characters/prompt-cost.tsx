@@ -66,14 +66,15 @@ export function PromptCostSummary({ cost, className }: { cost: PromptCost; class
           of {n(cost.window)} a chat gets on {cost.model_name}
         </span>
       </p>
-      <div
-        role="meter"
+      <meter
+        className="sr-only"
         aria-label="Definition tokens against the chat's window"
-        aria-valuemin={0}
-        aria-valuemax={cost.window}
-        aria-valuenow={Math.min(cost.definition_tokens, cost.window)}
-        className="h-1.5 overflow-hidden rounded-full bg-surface-2"
-      >
+        min={0}
+        max={cost.window}
+        value={Math.min(cost.definition_tokens, cost.window)}
+      />
+      {/* The drawn bar; the meter above is what assistive technology reads. */}
+      <div aria-hidden className="h-1.5 overflow-hidden rounded-full bg-surface-2">
         <div
           className={cn("h-full rounded-full", over ? "bg-warning" : "bg-accent")}
           style={{ width: `${Math.round(share * 100)}%` }}

@@ -179,8 +179,11 @@ describe("chatReducer", () => {
       now,
       conversationId,
     });
-    const greetingRow = () => state.rows[0];
-    expect(greetingRow() && liveContent(greetingRow()!, state.streaming)).toBe("");
+    const greetingText = () => {
+      const row = state.rows[0];
+      return row ? liveContent(row, state.streaming) : undefined;
+    };
+    expect(greetingText()).toBe("");
     state = run(
       state,
       event({
@@ -192,7 +195,7 @@ describe("chatReducer", () => {
         base_content: "",
       }),
     );
-    expect(greetingRow()?.message).toMatchObject({ alternative_index: 1, alternative_count: 2 });
+    expect(state.rows[0]?.message).toMatchObject({ alternative_index: 1, alternative_count: 2 });
     state = run(
       state,
       { type: "generation/tokens", text: "Hi again" },
@@ -220,7 +223,7 @@ describe("chatReducer", () => {
       }),
       { type: "generation/tokens", text: " and more" },
     );
-    expect(greetingRow() && liveContent(greetingRow()!, state.streaming)).toBe("Hi again and more");
+    expect(greetingText()).toBe("Hi again and more");
   });
 
   it("resumes into a reply already on screen and drops the placeholder", () => {

@@ -167,7 +167,9 @@ export function MessageList({
       <div
         ref={scrollRef}
         className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
-        // Keyboard users scroll the conversation with the arrow and page keys.
+        // Keyboard users scroll the conversation with the arrow and page keys (a scrollable
+        // region must be focusable: WCAG 2.1.1).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
         tabIndex={0}
         role="region"
         aria-label="Messages"

@@ -108,10 +108,10 @@ export function TypingDots({ className }: { className?: string }) {
 
 function ContextDivider() {
   return (
-    <div className="mb-4 flex items-center gap-3 text-xs text-muted" role="separator">
-      <span className="h-px flex-1 bg-border" />
+    <div className="mb-4 flex items-center gap-3 text-xs text-muted">
+      <hr className="flex-1 border-border" />
       <span className="text-center">Messages above are no longer used for generation</span>
-      <span className="h-px flex-1 bg-border" />
+      <hr className="flex-1 border-border" />
     </div>
   );
 }
@@ -144,12 +144,13 @@ function Alternatives({ row, actions }: { row: ChatRow; actions: LastBotActions 
       >
         <ChevronLeft aria-hidden />
       </ActionButton>
-      <span
-        className="min-w-8 text-center text-xs tabular-nums text-muted"
-        aria-label={`Alternative ${index + 1} of ${count}`}
-        data-alternative-counter
-      >
-        {index + 1}/{count}
+      <span className="min-w-8 text-center text-xs tabular-nums text-muted">
+        <span aria-hidden data-alternative-counter>
+          {index + 1}/{count}
+        </span>
+        <span className="sr-only">
+          Alternative {index + 1} of {count}
+        </span>
       </span>
       <ActionButton
         label="Next alternative"
