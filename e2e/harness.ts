@@ -251,8 +251,28 @@ export async function newPage(
     colorScheme: options.colorScheme ?? "dark",
   });
   context.setDefaultTimeout(15_000);
+  sendOriginLikeTheApp(context, server.url);
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(error.message));
   return { context, page, pageErrors };
+}
+
+/**
+ * `context.request` (Playwright's API client, sharing the page's cookies) sends no Origin, unlike
+ * the app's own fetches, and Hearth refuses a state-changing request without one. So setup calls
+ * through it name Hearth's origin on POST, PUT, PATCH and DELETE unless they pass their own
+ * `origin`. Pages are untouched: what the browser itself sends is what the tests check.
+ */
+function sendOriginLikeTheApp(context: BrowserContext, origin: string): void {
+  const request = context.request;
+  const fetch = request.fetch.bind(request);
+  request.fetch = (urlOrRequest, options = {}) => {
+    const given = typeof urlOrRequest === "string" ? undefined : urlOrRequest;
+    const method = (options.method ?? given?.method() ?? "GET").toUpperCase();
+    const headers = { ...(options.headers ?? given?.headers() ?? {}) };
+    const named = Object.keys(headers).some((name) => name.toLowerCase() === "origin");
+    if (["POST", "PUT", "PATCH", "DELETE"].includes(method) && !named) headers.origin = origin;
+    return fetch(urlOrRequest, { ...options, headers });
+  };
 }
