@@ -15,22 +15,19 @@ import { RedisEventBus } from "./adapters/redis-bus.ts";
 import { S3FileStorage } from "./adapters/s3-storage.ts";
 import type { Config } from "./config.ts";
 import { type Database, databaseTarget, openDatabase } from "./db/client.ts";
-import { type Auth, createAuth } from "./features/accounts/auth.ts";
-import { authRoutes } from "./features/accounts/auth-routes.ts";
-import { accountRoutes } from "./features/accounts/routes.ts";
-import { exportCard } from "./features/characters/cards/export.ts";
-import { parseCard } from "./features/characters/cards/parse.ts";
-import { characterRoutes } from "./features/characters/routes.ts";
-import { CharacterService } from "./features/characters/service.ts";
-import { modelTokenCounter } from "./features/characters/tokens.ts";
-import { installChat, promptCostOf } from "./features/generation/index.ts";
-import { healthRoutes } from "./features/health/routes.ts";
-import { openAiRoutes } from "./features/inference/openai-routes.ts";
-import { loadRegistry } from "./features/inference/registry.ts";
-import { modelRoutes } from "./features/inference/routes.ts";
-import { InferenceService } from "./features/inference/service.ts";
-import { adminModelRoutes } from "./features/models/admin-routes.ts";
-import { personaRoutes } from "./features/personas/routes.ts";
+import { type Auth, accountRoutes, authRoutes, createAuth } from "./features/accounts/index.ts";
+import {
+  CharacterService,
+  characterRoutes,
+  exportCard,
+  modelTokenCounter,
+  parseCard,
+} from "./features/characters/index.ts";
+import { installChat, promptCostOf } from "./features/chats/index.ts";
+import { healthRoutes } from "./features/health/index.ts";
+import { InferenceService, loadRegistry, modelRoutes, openAiRoutes } from "./features/inference/index.ts";
+import { adminModelRoutes } from "./features/models/index.ts";
+import { personaRoutes } from "./features/personas/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";

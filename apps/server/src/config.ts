@@ -4,7 +4,6 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
-import { DEFAULT_LOCAL_SERVERS, type LocalServerCandidate } from "./features/models/local-servers.ts";
 
 /**
  * Every setting Hearth reads, from environment variables, with its default.
@@ -263,6 +262,23 @@ export function parsePersonaLimits(value: string | undefined): PersonaLimits {
   }
   return limits;
 }
+
+/**
+ * OpenAI-compatible model servers people commonly run on the same machine. Hearth looks for
+ * them so an administrator can switch to a real model with one click; it never uses one unasked.
+ */
+export interface LocalServerCandidate {
+  name: string;
+  /** The OpenAI-compatible base (ends in /v1). */
+  base_url: string;
+}
+
+export const DEFAULT_LOCAL_SERVERS: readonly LocalServerCandidate[] = [
+  { name: "Ollama", base_url: "http://127.0.0.1:11434/v1" },
+  { name: "LM Studio", base_url: "http://127.0.0.1:1234/v1" },
+  { name: "llama.cpp server", base_url: "http://127.0.0.1:8080/v1" },
+  { name: "vLLM", base_url: "http://127.0.0.1:8000/v1" },
+];
 
 /** HEARTH_LOCAL_SERVERS: the usual local servers, none, or the base URLs given; never Hearth's own port. */
 function localServers(value: string, ownPort: number): LocalServerCandidate[] {

@@ -3,10 +3,11 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A minimal OpenAI-compatible chat server for tests that need to see the prompt Hearth sends:
- * it records each request body, streams a fixed reply, and lists its models.
+ * it records each request body, streams a fixed reply (or the given replies in turn, the last
+ * one repeating), and lists its models.
  */
 export async function startRecordingServer(
-  reply = "*nods* Of course.",
+  reply: string | string[] = "*nods* Of course.",
   /** What GET /v1/models lists. */
   models: string[] = ["recording-model"],
 ) {
@@ -32,7 +33,9 @@ export async function startRecordingServer(
         res.write(
           `data: ${JSON.stringify({ id: "r", object: "chat.completion.chunk", created: 0, model: "rec", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
         );
-      chunk({ role: "assistant", content: reply }, null);
+      const replies = [reply].flat();
+      const content = replies[Math.min(requests.length - 1, replies.length - 1)] ?? "";
+      chunk({ role: "assistant", content }, null);
       chunk({}, "stop");
       res.end("data: [DONE]\n\n");
     });

@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from "@hearth/contract";
 import { Command, Option } from "commander";
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { dataDirHolder, lockDataDir, lockedMessage } from "./data-dir-lock.ts";
@@ -65,13 +66,16 @@ user
   .command("create")
   .description("Create an email + password account")
   .requiredOption("--email <email>", "sign-in address")
-  .option("--password <password>", "password (at least 8 characters); generated and printed when omitted")
+  .option(
+    "--password <password>",
+    `password (at least ${PASSWORD_MIN_LENGTH} characters, not a common one); generated and printed when omitted`,
+  )
   .option("--name <name>", "display name", "Admin")
   .option("--username <username>", "username (3-20 letters, digits, _ or -)")
   .option("--admin", "make the account an administrator", false)
   .action(async (opts) =>
     writingDatabase("user create", async (config) =>
-      (await import("./users.ts")).userCreateCommand(config, opts),
+      (await import("../features/accounts/cli.ts")).userCreateCommand(config, opts),
     ),
   );
 
@@ -101,7 +105,7 @@ user
   .option("--no-admin", "revoke administrator")
   .action(async (who, opts) =>
     writingDatabase("user set-role", async (config) =>
-      (await import("./users.ts")).userSetRoleCommand(config, who, opts),
+      (await import("../features/accounts/cli.ts")).userSetRoleCommand(config, who, opts),
     ),
   );
 

@@ -2,7 +2,7 @@ import { generateRequest, generationEvent, generationResumeQuery } from "../chat
 import { endpoint, idParams } from "../endpoint.ts";
 
 /**
- * Generating replies (apps/server/src/features/generation): one call starts every generation and
+ * Generating replies (apps/server/src/features/chats/generation): one call starts every generation and
  * answers its events as a server-sent event stream; a dropped client resumes it; stop keeps what
  * was written. Refusals (limits, access, a busy chat) are JSON errors before any stream opens.
  */

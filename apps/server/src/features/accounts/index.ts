@@ -6,6 +6,7 @@ export { authRoutes } from "./auth-routes.ts";
 export {
   displayNameOf,
   ensureSystemAccount,
+  findCreatorByUsername,
   findViewer,
   findViewerByEmailOrUsername,
   firstAdministrator,
@@ -13,6 +14,6 @@ export {
   usernameExists,
 } from "./lookups.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
-export { assertPermission, isRestricted } from "./policy.ts";
+export { assertNotRestricted, assertPermission, isRestricted } from "./policy.ts";
 export { accountRoutes } from "./routes.ts";
 export { getViewer, requireViewer, type Viewer, viewerFromUser } from "./viewer.ts";

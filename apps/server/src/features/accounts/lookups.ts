@@ -68,6 +68,20 @@ export async function ensureSystemAccount(
   return { viewer: viewerFromUser(row), created: true };
 }
 
+/** A creator's public face by username: signed-up accounts only (guests have no page). */
+export async function findCreatorByUsername(
+  db: Db,
+  username: string,
+): Promise<{ id: string; username: string; name: string; image: string | null } | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.username, username.trim().toLowerCase()))
+    .limit(1);
+  if (!row || row.isAnonymous || !row.username) return null;
+  return { id: row.id, username: row.username, name: row.name, image: row.image };
+}
+
 /** Whether an account with this username exists. */
 export async function usernameExists(db: Db, username: string): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1);

@@ -7,15 +7,20 @@ import type { Viewer } from "./viewer.ts";
  * `restricted` code, so the client can show its single restriction page.
  */
 export function assertPermission(viewer: Viewer, permission: Permission): void {
-  if (isRestricted(viewer)) {
-    throw new HttpError(403, "restricted", "Your account is restricted. Please contact the moderators.");
-  }
+  assertNotRestricted(viewer);
   if (!viewer.permissions.includes(permission)) {
     throw forbidden(
       viewer.permissions.includes("limited_access")
         ? "Your account has limited access and cannot do this."
         : "You are not allowed to do this.",
     );
+  }
+}
+
+/** Restricted accounts are refused everything, so the client shows its single restriction page. */
+export function assertNotRestricted(viewer: Viewer | null): void {
+  if (viewer && isRestricted(viewer)) {
+    throw new HttpError(403, "restricted", "Your account is restricted. Please contact the moderators.");
   }
 }
 

@@ -2,7 +2,7 @@ import { type CharacterPage, characterEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
-import { getViewer } from "../accounts/index.ts";
+import { assertNotRestricted, findCreatorByUsername, getViewer } from "../accounts/index.ts";
 import {
   browseCharacters,
   type CardPage,
@@ -11,15 +11,9 @@ import {
   listOwnCharacters,
   popularTags,
 } from "./list-queries.ts";
-import {
-  assertCanFavorite,
-  assertCanKeepFavorites,
-  assertCanListOwn,
-  assertNotRestricted,
-  isAdmin,
-} from "./policy.ts";
+import { assertCanFavorite, assertCanKeepFavorites, assertCanListOwn, isAdmin } from "./policy.ts";
 import { toCard } from "./present.ts";
-import { addFavorite, findUserByUsername, removeFavorite } from "./queries.ts";
+import { addFavorite, removeFavorite } from "./queries.ts";
 import { allowNsfw, type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
 
 /** Browse, My Chatbots, favorites, creator pages and tag chips. */
@@ -67,9 +61,8 @@ export async function listRoutes(app: FastifyInstance, deps: CharactersRouteDeps
   });
 
   await guardedRoute(app, characterEndpoints.creator, anyone, async ({ params, query }) => {
-    const creator = await findUserByUsername(db, params.username);
-    if (!creator || creator.isAnonymous || !creator.username)
-      throw notFound("There is no creator with this name.");
+    const creator = await findCreatorByUsername(db, params.username);
+    if (!creator) throw notFound("There is no creator with this name.");
     const rows = await listCreatorCharacters(db, creator.id, allowNsfw(config, query.nsfw));
     return {
       creator: { id: creator.id, username: creator.username, name: creator.name, avatar_url: creator.image },

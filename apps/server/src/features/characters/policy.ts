@@ -1,7 +1,6 @@
 import type { Visibility } from "@hearth/contract";
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
-import { assertPermission, isRestricted } from "../accounts/policy.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import { assertNotRestricted, assertPermission, isRestricted, type Viewer } from "../accounts/index.ts";
 import type { CharacterRow } from "./schema.ts";
 
 /**
@@ -34,13 +33,6 @@ export const isAdmin = (viewer: MaybeViewer): boolean => Boolean(viewer?.permiss
 
 export const isCreator = (viewer: MaybeViewer, c: Pick<CharacterRow, "creatorUserId">): boolean =>
   viewer !== null && viewer.id === c.creatorUserId;
-
-/** Restricted accounts are refused everything, so the client shows its single restriction page. */
-export function assertNotRestricted(viewer: MaybeViewer): void {
-  if (viewer && isRestricted(viewer)) {
-    throw new HttpError(403, "restricted", "Your account is restricted. Please contact the moderators.");
-  }
-}
 
 /** Public and hidden (unlisted, reachable by link) bots are visible to all; private ones to their creator and admins. */
 export function canView(viewer: MaybeViewer, c: PolicyCharacter): boolean {

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type UserRow, users } from "../accounts/schema.ts";
+import { users } from "../accounts/schema.ts";
 import { type CharacterRow, characters, favorites, type NewCharacterRow } from "./schema.ts";
 
 /** A character as read for one viewer: the row, its creator's username, and the viewer's favorite. */
@@ -110,13 +110,4 @@ async function bumpFavorites(db: Db, characterId: string, by: number): Promise<n
     .where(eq(characters.id, characterId))
     .returning({ numFavorites: characters.numFavorites });
   return row?.numFavorites ?? 0;
-}
-
-export async function findUserByUsername(db: Db, username: string): Promise<UserRow | null> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(eq(users.username, username.trim().toLowerCase()))
-    .limit(1);
-  return row ?? null;
 }

@@ -11,9 +11,9 @@ import type { Db } from "../../db/client.ts";
 import { type RouteContext, route } from "../../http/route.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../ports/storage.ts";
-import { type Auth, getViewer } from "../accounts/index.ts";
+import { type Auth, assertNotRestricted, getViewer } from "../accounts/index.ts";
 import type { ExportCard, ParseCard } from "./cards/types.ts";
-import { assertNotRestricted, invalidAccess, type MaybeViewer } from "./policy.ts";
+import { invalidAccess, type MaybeViewer } from "./policy.ts";
 import type { FoundCharacter } from "./queries.ts";
 import type { CharacterService } from "./service.ts";
 

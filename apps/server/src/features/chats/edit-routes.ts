@@ -3,14 +3,13 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { type RouteContext, route } from "../../http/route.ts";
-import type { FileStorage } from "../../ports/storage.ts";
 import { type Auth, requireViewer, type Viewer } from "../accounts/index.ts";
 import { cloneConversation, editImagePrompt, editMessageText, removeMessagesFrom } from "./edit-queries.ts";
 import { toMessage } from "./mappers.ts";
 import { assertOwnsConversation } from "./policy.ts";
 import { findConversation, findMessage } from "./queries.ts";
 import type { ConversationRow, MessageRow } from "./schema.ts";
-import { withCard } from "./service.ts";
+import type { ChatService } from "./service.ts";
 
 /** Changing history while a reply is written would race the worker; the user waits or stops it. */
 function assertIdle(conversation: ConversationRow) {
@@ -34,7 +33,7 @@ async function ownedMessage(
 /** Chat tools: edit a message, remove messages from one onwards, clone a conversation. */
 export async function chatEditRoutes(
   app: FastifyInstance,
-  { db, auth, storage }: { db: Db; auth: Auth; storage: FileStorage },
+  { db, auth, chats }: { db: Db; auth: Auth; chats: ChatService },
 ) {
   // Signed-in viewers only (guests too), checked before the input is read.
   app.addHook("preHandler", async (req) => {
@@ -74,10 +73,10 @@ export async function chatEditRoutes(
       throw notFound("No such message in this conversation.");
     assertIdle(conversation);
     // A chat whose character was deleted is not changed: 404, as reading it answers.
-    await withCard(db, storage, conversation);
+    await chats.withCard(conversation);
     const result = await removeMessagesFrom(db, start);
     if (!result.conversation) throw notFound("No such conversation.");
-    return { removed: result.removed, conversation: await withCard(db, storage, result.conversation) };
+    return { removed: result.removed, conversation: await chats.withCard(result.conversation) };
   });
 
   route(app, chatEndpoints.clone, async ({ req, params, body }) => {
@@ -85,7 +84,7 @@ export async function chatEditRoutes(
     const source = await findConversation(db, params.id);
     assertOwnsConversation(viewer, source);
     assertIdle(source);
-    await withCard(db, storage, source);
+    await chats.withCard(source);
     let upToSeq: number | null = null;
     if (body.mode === "partial") {
       const last = body.up_to_message_id ? await findMessage(db, body.up_to_message_id) : null;
@@ -93,6 +92,6 @@ export async function chatEditRoutes(
       upToSeq = last.seq;
     }
     const clone = await cloneConversation(db, source, { label: body.label, upToSeq });
-    return { conversation: await withCard(db, storage, clone) };
+    return { conversation: await chats.withCard(clone) };
   });
 }

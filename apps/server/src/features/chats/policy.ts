@@ -1,6 +1,5 @@
 import { notFound } from "../../http/errors.ts";
-import { assertPermission } from "../accounts/policy.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import { assertPermission, type Viewer } from "../accounts/index.ts";
 import type { ConversationRow } from "./schema.ts";
 
 /**

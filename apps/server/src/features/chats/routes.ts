@@ -3,7 +3,6 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
-import type { FileStorage } from "../../ports/storage.ts";
 import { type Auth, requireViewer } from "../accounts/index.ts";
 import { chattableCharacter } from "../characters/index.ts";
 import { toMessage } from "./mappers.ts";
@@ -17,11 +16,11 @@ import {
   selectAlternative,
   updateConversation,
 } from "./queries.ts";
-import { assertOwnPersona, startConversation, withCard, withCards } from "./service.ts";
+import type { ChatService } from "./service.ts";
 
 export async function chatRoutes(
   app: FastifyInstance,
-  { db, auth, storage }: { db: Db; auth: Auth; storage: FileStorage },
+  { db, auth, chats }: { db: Db; auth: Auth; chats: ChatService },
 ) {
   // Every route here is for a signed-in viewer (guests too): checked before the input is read,
   // so a signed-out caller hears 401 whatever it sent. The viewer is resolved once per request.
@@ -31,7 +30,7 @@ export async function chatRoutes(
 
   route(app, chatEndpoints.create, async ({ req, body }) => {
     const viewer = await requireViewer(auth, req);
-    return startConversation(db, storage, viewer, {
+    return chats.startConversation(viewer, {
       characterId: body.character_id,
       userPersonaId: body.user_persona_id ?? null,
     });
@@ -40,7 +39,7 @@ export async function chatRoutes(
   route(app, chatEndpoints.list, async ({ req, query }) => {
     const viewer = await requireViewer(auth, req);
     const page = await listConversations(db, viewer.id, { limit: query.limit, lastId: query.last_id });
-    return { conversations: await withCards(db, storage, page.rows), is_last_id: page.isLast };
+    return { conversations: await chats.withCards(page.rows), is_last_id: page.isLast };
   });
 
   route(app, chatEndpoints.listForCharacter, async ({ req, params, query }) => {
@@ -51,14 +50,14 @@ export async function chatRoutes(
       lastId: query.last_id,
       characterId: params.id,
     });
-    return { conversations: await withCards(db, storage, page.rows), is_last_id: page.isLast };
+    return { conversations: await chats.withCards(page.rows), is_last_id: page.isLast };
   });
 
   route(app, chatEndpoints.get, async ({ req, params }) => {
     const viewer = await requireViewer(auth, req);
     const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
-    return withCard(db, storage, conversation);
+    return chats.withCard(conversation);
   });
 
   route(app, chatEndpoints.update, async ({ req, params, body: change }) => {
@@ -66,8 +65,8 @@ export async function chatRoutes(
     const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
     // A chat whose character was deleted cannot be changed (nor read): 404 before any write.
-    await withCard(db, storage, conversation);
-    await assertOwnPersona(db, viewer, change.user_persona_id);
+    await chats.withCard(conversation);
+    await chats.assertOwnPersona(viewer, change.user_persona_id);
     const updated = await updateConversation(db, conversation.id, {
       ...(change.label !== undefined && { label: change.label }),
       ...(change.user_persona_id !== undefined && { userPersonaId: change.user_persona_id }),
@@ -75,7 +74,7 @@ export async function chatRoutes(
     });
     // Deleted meanwhile.
     if (!updated) throw notFound("No such conversation.");
-    return withCard(db, storage, updated);
+    return chats.withCard(updated);
   });
 
   route(app, chatEndpoints.remove, async ({ req, params }) => {

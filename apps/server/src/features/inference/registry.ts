@@ -4,7 +4,13 @@ import { type InferenceModel, type ModelList, permission } from "@hearth/contrac
 import { z } from "zod";
 import { type Config, ConfigError } from "../../config.ts";
 import type { Viewer } from "../accounts/index.ts";
-import { BUNDLED_MODEL, isValidModelId, modelFile, readActiveModel, readActiveServer } from "../models/index.ts";
+import {
+  BUNDLED_MODEL,
+  isValidModelId,
+  modelFile,
+  readActiveModel,
+  readActiveServer,
+} from "../models/index.ts";
 
 export const BUNDLED_MODEL_ID = BUNDLED_MODEL.id;
 export const BUNDLED_MODEL_PATH = BUNDLED_MODEL.path;

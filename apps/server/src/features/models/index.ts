@@ -1,4 +1,6 @@
 /** What the rest of the server uses from the models feature. */
+
+export { adminModelRoutes } from "./admin-routes.ts";
 export {
   BUNDLED_MODEL,
   CATALOG,
@@ -15,9 +17,7 @@ export {
   downloadModel,
 } from "./download.ts";
 export {
-  DEFAULT_LOCAL_SERVERS,
   type FoundLocalServer,
-  type LocalServerCandidate,
   probeLocalServers,
 } from "./local-servers.ts";
 export {

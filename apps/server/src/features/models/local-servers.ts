@@ -1,20 +1,6 @@
-/**
- * OpenAI-compatible model servers people commonly run on the same machine. Hearth looks for
- * them so an administrator can switch to a real model with one click; it never uses one unasked.
- */
-export interface LocalServerCandidate {
-  name: string;
-  /** The OpenAI-compatible base (ends in /v1). */
-  base_url: string;
-}
+import type { LocalServerCandidate } from "../../config.ts";
 
-export const DEFAULT_LOCAL_SERVERS: readonly LocalServerCandidate[] = [
-  { name: "Ollama", base_url: "http://127.0.0.1:11434/v1" },
-  { name: "LM Studio", base_url: "http://127.0.0.1:1234/v1" },
-  { name: "llama.cpp server", base_url: "http://127.0.0.1:8080/v1" },
-  { name: "vLLM", base_url: "http://127.0.0.1:8000/v1" },
-];
-
+/** A model server found answering on this machine. */
 export interface FoundLocalServer extends LocalServerCandidate {
   /** Chat models it serves (its /v1/models list). */
   models: string[];

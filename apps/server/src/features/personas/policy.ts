@@ -1,8 +1,6 @@
 import type { PersonaLimits } from "../../config.ts";
 import { HttpError, unauthorized } from "../../http/errors.ts";
-import { effectiveRole } from "../accounts/permissions.ts";
-import type { Viewer } from "../accounts/viewer.ts";
-import { assertNotRestricted } from "../characters/policy.ts";
+import { assertNotRestricted, effectiveRole, type Viewer } from "../accounts/index.ts";
 
 /**
  * Who may keep personas, and how many (chat-and-characters §6 "Guests have no personas", §9

@@ -7,16 +7,16 @@ import type {
   ModelList,
 } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSse, type SseMessage, tokensOf } from "../../../test/chat.ts";
-import { drivers } from "../../../test/databases.ts";
-import { LONG_CARD } from "../../../test/fixtures/long-card.ts";
-import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
-import { ggufTrainedWindow } from "../../adapters/llama-cpp.ts";
-import { seedDemoCharacters } from "../characters/index.ts";
-import { SEED_CHARACTERS } from "../characters/seed-data.ts";
-import { api, type Person, personAs } from "../characters/test-support.ts";
-import { appendMessage } from "../chats/queries.ts";
-import { BUNDLED_MODEL_PATH } from "../inference/registry.ts";
+import { readSse, type SseMessage, tokensOf } from "../../../../test/chat.ts";
+import { drivers } from "../../../../test/databases.ts";
+import { LONG_CARD } from "../../../../test/fixtures/long-card.ts";
+import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
+import { ggufTrainedWindow } from "../../../adapters/llama-cpp.ts";
+import { seedDemoCharacters } from "../../characters/index.ts";
+import { SEED_CHARACTERS } from "../../characters/seed-data.ts";
+import { api, type Person, personAs } from "../../characters/test-support.ts";
+import { BUNDLED_MODEL_PATH } from "../../inference/registry.ts";
+import { appendMessage } from "../queries.ts";
 
 type Done = Extract<GenerationEvent, { type: "done" }>;
 const doneOf = (events: SseMessage[]) => events.map((m) => m.event).find((e): e is Done => e.type === "done");

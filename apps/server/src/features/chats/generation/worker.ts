@@ -1,18 +1,15 @@
 import type { ErrorCode, GenerationEvent } from "@hearth/contract";
-import type { Db } from "../../db/client.ts";
-import { describeError } from "../../lib/describe-error.ts";
-import type { EventBus } from "../../ports/bus.ts";
-import type { LlmEvent } from "../../ports/llm.ts";
-import { LlmError } from "../../ports/llm.ts";
-import { findViewer } from "../accounts/index.ts";
-import { findCharacter } from "../characters/index.ts";
-import { toMessage } from "../chats/mappers.ts";
-import {
-  buildPromptWithin,
-  type HistoryMessage,
-  type PromptMode,
-  PromptTooLongError,
-} from "../chats/prompt.ts";
+import type { Db } from "../../../db/client.ts";
+import { describeError } from "../../../lib/describe-error.ts";
+import type { EventBus } from "../../../ports/bus.ts";
+import type { LlmEvent } from "../../../ports/llm.ts";
+import { LlmError } from "../../../ports/llm.ts";
+import { findViewer } from "../../accounts/index.ts";
+import { findCharacter } from "../../characters/index.ts";
+import type { InferenceService } from "../../inference/index.ts";
+import { resolvePersonaForPrompt } from "../../personas/index.ts";
+import { toMessage } from "../mappers.ts";
+import { buildPromptWithin, type HistoryMessage, type PromptMode, PromptTooLongError } from "../prompt.ts";
 import {
   findConversation,
   historyWithin,
@@ -20,10 +17,8 @@ import {
   updateConversation,
   writeReply,
   writeStreamingText,
-} from "../chats/queries.ts";
-import type { GenerationRow, MessageRow } from "../chats/schema.ts";
-import type { InferenceService } from "../inference/index.ts";
-import { resolvePersonaForPrompt } from "../personas/index.ts";
+} from "../queries.ts";
+import type { GenerationRow, MessageRow } from "../schema.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { recordGenerationTime } from "./estimate.ts";
 import {
@@ -55,6 +50,8 @@ export interface WorkerDeps {
  */
 const FLUSH_MS = 50;
 const HEARTBEAT_MS = 5000;
+/** Tries at a reply before an empty one is stored (see the loop in runGeneration). */
+const REPLY_ATTEMPTS = 3;
 /** Finished streams stay readable this long for clients that reconnect late. */
 const STREAM_TTL_S = 3600;
 
@@ -133,16 +130,20 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       nextFlushAt = Date.now() + Math.max(FLUSH_MS, 4 * (Date.now() - began));
     };
     let finish: "complete" | "stopped" = "complete";
-    for await (const event of backend.chat({
-      messages: prompt.messages,
-      sampling,
-      signal: stop.signal,
-    }) as AsyncIterable<LlmEvent>) {
-      if (event.type === "token") {
-        text += event.text;
-        unsent += event.text;
-        if (Date.now() >= nextFlushAt) await flush();
-      } else if (event.stats.finishReason === "abort") finish = "stopped";
+    // A small model sometimes ends its turn at once. The prompt is cached by then, so sampling
+    // again costs little; an empty reply is what the person sees only when every try was empty.
+    for (let attempt = 1; attempt <= REPLY_ATTEMPTS && finish === "complete" && !text.trim(); attempt++) {
+      for await (const event of backend.chat({
+        messages: prompt.messages,
+        sampling,
+        signal: stop.signal,
+      }) as AsyncIterable<LlmEvent>) {
+        if (event.type === "token") {
+          text += event.text;
+          unsent += event.text;
+          if (Date.now() >= nextFlushAt) await flush();
+        } else if (event.stats.finishReason === "abort") finish = "stopped";
+      }
     }
     await flush();
 

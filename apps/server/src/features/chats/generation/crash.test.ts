@@ -5,12 +5,12 @@ import path from "node:path";
 import type { ConversationCreated, GenerationEvent, MessagePage } from "@hearth/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { insertTestCharacter, readSse, tokensOf } from "../../../test/chat.ts";
-import { createTestDatabase } from "../../../test/databases.ts";
-import { TEST_MODEL_PATH } from "../../../test/model.ts";
-import { repoRoot } from "../../config.ts";
-import { updateUser } from "../accounts/queries.ts";
-import { messages } from "../chats/schema.ts";
+import { insertTestCharacter, readSse, tokensOf } from "../../../../test/chat.ts";
+import { createTestDatabase } from "../../../../test/databases.ts";
+import { TEST_MODEL_PATH } from "../../../../test/model.ts";
+import { repoRoot } from "../../../config.ts";
+import { updateUser } from "../../accounts/queries.ts";
+import { messages } from "../schema.ts";
 
 /** A real `hearth start` process on the given database; answers its address once it serves. */
 async function startProcess(

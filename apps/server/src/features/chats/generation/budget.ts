@@ -1,18 +1,18 @@
 import type { GenerationSettings, Permission, PromptCost, PromptCostRequest } from "@hearth/contract";
-import type { Db } from "../../db/client.ts";
-import { HttpError } from "../../http/errors.ts";
-import type { ChatTurn, LlmBackend, SamplingSettings } from "../../ports/llm.ts";
-import { contextTokens, type Viewer } from "../accounts/index.ts";
-import { type CharacterRow, estimateTokens } from "../characters/index.ts";
+import type { Db } from "../../../db/client.ts";
+import { HttpError } from "../../../http/errors.ts";
+import type { ChatTurn, LlmBackend, SamplingSettings } from "../../../ports/llm.ts";
+import { contextTokens, type Viewer } from "../../accounts/index.ts";
+import { type CharacterRow, estimateTokens } from "../../characters/index.ts";
+import { type InferenceService, isDemoModel, type RegistryEntry } from "../../inference/index.ts";
+import { resolvePersonaForPrompt } from "../../personas/index.ts";
 import {
   buildPromptWithin,
   type PromptCharacter,
   PromptTooLongError,
   TURN_OVERHEAD_TOKENS,
-} from "../chats/prompt.ts";
-import type { ConversationRow } from "../chats/schema.ts";
-import { type InferenceService, isDemoModel, type RegistryEntry } from "../inference/index.ts";
-import { resolvePersonaForPrompt } from "../personas/index.ts";
+} from "../prompt.ts";
+import type { ConversationRow } from "../schema.ts";
 import { samplingFor } from "./sampling.ts";
 
 /**

@@ -2,15 +2,13 @@ import type { FastifyInstance } from "fastify";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/index.ts";
 import { countCharacterMessage } from "../characters/index.ts";
-import { chatEditRoutes } from "../chats/edit-routes.ts";
-import { chatRoutes } from "../chats/routes.ts";
-import { recoverOrphans, startUpkeep } from "./recovery.ts";
-
-export { promptCostOf } from "./budget.ts";
-
-import { generationRoutes } from "./routes.ts";
-import { GENERATE_JOB, type GenerationDeps } from "./service.ts";
-import { runGeneration } from "./worker.ts";
+import { chatEditRoutes } from "./edit-routes.ts";
+import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
+import { generationRoutes } from "./generation/routes.ts";
+import { GENERATE_JOB, type GenerationDeps } from "./generation/service.ts";
+import { runGeneration } from "./generation/worker.ts";
+import { chatRoutes } from "./routes.ts";
+import { ChatService } from "./service.ts";
 
 /**
  * Chat and generation: routes, the generation worker of this process, and the upkeep that
@@ -23,8 +21,9 @@ export async function installChat(
   const { db, bus, queue } = deps;
   // An in-process queue lost its jobs with the last process: everything unfinished is an orphan.
   await recoverOrphans(db, bus, { all: queue.driver === "in-process" });
-  await app.register(chatRoutes, { db, auth: deps.auth, storage: deps.storage });
-  await app.register(chatEditRoutes, { db, auth: deps.auth, storage: deps.storage });
+  const chats = new ChatService({ db, storage: deps.storage });
+  await app.register(chatRoutes, { db, auth: deps.auth, chats });
+  await app.register(chatEditRoutes, { db, auth: deps.auth, chats });
   await app.register(generationRoutes, deps);
   queue.process<{ generationId: string }>(
     GENERATE_JOB,

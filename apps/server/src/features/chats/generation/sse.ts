@@ -1,6 +1,6 @@
 import type { GenerationEvent } from "@hearth/contract";
 import type { FastifyReply } from "fastify";
-import type { EventBus } from "../../ports/bus.ts";
+import type { EventBus } from "../../../ports/bus.ts";
 import { eventStream } from "./streams.ts";
 
 const KEEP_ALIVE_MS = 15_000;

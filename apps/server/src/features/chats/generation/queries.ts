@@ -1,7 +1,7 @@
 import type { PromptTrim } from "@hearth/contract";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { conversations, dailyUsage, type GenerationRow, generations, messages } from "../chats/schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { conversations, dailyUsage, type GenerationRow, generations, messages } from "../schema.ts";
 
 export async function createGeneration(
   db: Db,

@@ -1,9 +1,7 @@
-import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
-import { HttpError } from "../../http/errors.ts";
-import { effectiveRole } from "../accounts/permissions.ts";
-import { assertPermission } from "../accounts/policy.ts";
-import type { Viewer } from "../accounts/viewer.ts";
+import type { Config } from "../../../config.ts";
+import type { Db } from "../../../db/client.ts";
+import { HttpError } from "../../../http/errors.ts";
+import { assertPermission, effectiveRole, type Viewer } from "../../accounts/index.ts";
 import { messagesSentToday } from "./queries.ts";
 
 type Standing = "guest" | "free" | "paid";

@@ -1,6 +1,6 @@
 import type { GenerationSettings } from "@hearth/contract";
 import { type GenerationSettingKey, generationSettingFields } from "@hearth/contract/labels";
-import type { SamplingSettings } from "../../ports/llm.ts";
+import type { SamplingSettings } from "../../../ports/llm.ts";
 
 /** One table (the client's sliders) holds each setting's range and its default. */
 const field = (key: GenerationSettingKey) =>

@@ -1,9 +1,9 @@
 import type { ApiError, ConversationCreated, GenerationEvent, Message, MessagePage } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../../test/chat.ts";
-import { drivers } from "../../../test/databases.ts";
-import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
-import { TEST_MODEL_PATH } from "../../../test/model.ts";
+import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../../../test/chat.ts";
+import { drivers } from "../../../../test/databases.ts";
+import { startTestHearth, type TestHearth, updateUser } from "../../../../test/harness.ts";
+import { TEST_MODEL_PATH } from "../../../../test/model.ts";
 
 const done = (events: SseMessage[]) =>
   events.map((m) => m.event).find((e): e is Extract<GenerationEvent, { type: "done" }> => e.type === "done");

@@ -1,9 +1,9 @@
 import type { GenerationEvent } from "@hearth/contract";
-import type { Db } from "../../db/client.ts";
-import type { EventBus } from "../../ports/bus.ts";
-import { toMessage } from "../chats/mappers.ts";
-import { findConversation, findMessage, purgeGuestConversations } from "../chats/queries.ts";
-import type { ConversationRow, GenerationRow } from "../chats/schema.ts";
+import type { Db } from "../../../db/client.ts";
+import type { EventBus } from "../../../ports/bus.ts";
+import { toMessage } from "../mappers.ts";
+import { findConversation, findMessage, purgeGuestConversations } from "../queries.ts";
+import type { ConversationRow, GenerationRow } from "../schema.ts";
 import { findOrphans, finishGeneration, markMessageInterrupted, releaseConversation } from "./queries.ts";
 import { eventStream } from "./streams.ts";
 

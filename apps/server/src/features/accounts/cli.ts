@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { AccountStatus, Restriction, SubscriberRole } from "@hearth/contract";
-import type { Config } from "../config.ts";
-import { createAuth } from "../features/accounts/auth.ts";
-import { findUserByEmailOrUsername, updateUser } from "../features/accounts/queries.ts";
-import { CliError } from "./errors.ts";
-import { withDatabase } from "./migrate.ts";
+import { CliError } from "../../cli/errors.ts";
+import { withDatabase } from "../../cli/migrate.ts";
+import type { Config } from "../../config.ts";
+import { createAuth } from "./auth.ts";
+import { findUserByEmailOrUsername, updateUser } from "./queries.ts";
 
 interface CreateOptions {
   email: string;

@@ -1,14 +1,14 @@
 import { generationEndpoints, generationEventId } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import { route } from "../../http/route.ts";
-import { parse } from "../../http/validate.ts";
-import { type Auth, requireViewer } from "../accounts/index.ts";
-import { assertOwnsConversation } from "../chats/policy.ts";
-import { findConversation } from "../chats/queries.ts";
+import { route } from "../../../http/route.ts";
+import { parse } from "../../../http/validate.ts";
+import { type Auth, requireViewer } from "../../accounts/index.ts";
+import { assertOwnsConversation } from "../policy.ts";
+import { findConversation } from "../queries.ts";
 import { estimatedWaitSeconds } from "./estimate.ts";
 import { findGeneration } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
-import { GENERATE_JOB, type GenerationDeps, startGeneration } from "./service.ts";
+import { GENERATE_JOB, type GenerationDeps, GenerationService } from "./service.ts";
 import { openEventStream, pipeGeneration } from "./sse.ts";
 import { controlStream } from "./streams.ts";
 
@@ -18,6 +18,7 @@ const REPLAY_WAIT_MS = 1000;
 
 export async function generationRoutes(app: FastifyInstance, deps: GenerationDeps & { auth: Auth }) {
   const { db, bus, auth } = deps;
+  const generations = new GenerationService(deps);
 
   // Signed-in viewers only (guests too), checked before the input is read.
   app.addHook("preHandler", async (req) => {
@@ -27,7 +28,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   /** The one generation call (spec §7): JSON errors before anything starts, then an event stream. */
   route(app, generationEndpoints.generate, async ({ req, reply, body }) => {
     const viewer = await requireViewer(auth, req);
-    const started = await startGeneration(deps, viewer, body);
+    const started = await generations.start(viewer, body);
     const out = openEventStream(reply);
     const position = await deps.queue.waitingCount(GENERATE_JOB).catch(() => 0);
     const timeLeft = estimatedWaitSeconds(position, deps.config.llm.sequences);

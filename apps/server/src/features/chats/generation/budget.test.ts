@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../config.ts";
-import { loadRegistry, type RegistryEntry } from "../inference/registry.ts";
+import { loadConfig } from "../../../config.ts";
+import { loadRegistry, type RegistryEntry } from "../../inference/registry.ts";
 import { generationBudget } from "./budget.ts";
 
 const remote: RegistryEntry = {

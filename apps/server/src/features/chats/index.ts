@@ -1,0 +1,4 @@
+// What the rest of the server uses of chats: installing its routes, worker and upkeep, and
+// pricing a character's definition against a chat's window (for the characters editor).
+export { promptCostOf } from "./generation/budget.ts";
+export { installChat } from "./install.ts";
