@@ -192,8 +192,9 @@ describe("/v1 with HEARTH_API_KEY set", () => {
     expect(xml.statusCode).toBe(415);
     expect(refusal(xml).type).toBe("invalid_request_error");
 
+    // A JSON endpoint takes JSON only: text/plain is refused unread, like any other type.
     const text = await post("/v1/completions", "prompt", { "content-type": "text/plain" });
-    expect(text.statusCode).toBe(400);
+    expect(text.statusCode).toBe(415);
     expect(refusal(text).type).toBe("invalid_request_error");
 
     const unknown = await post("/v1/chat/completions", {
