@@ -134,7 +134,9 @@ function makeFetchActLikeABrowser(): void {
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
     if (!browserLikeBases.has(url.origin) || !STATE_CHANGING.has(method)) return plainFetch(input, init);
     const headers = new Headers(request?.headers);
-    new Headers(init?.headers).forEach((value, name) => headers.set(name, value));
+    new Headers(init?.headers).forEach((value, name) => {
+      headers.set(name, value);
+    });
     if (!headers.has("origin")) headers.set("origin", url.origin);
     else if (headers.get("origin") === "") headers.delete("origin");
     return plainFetch(input, { ...init, headers });

@@ -22,6 +22,7 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\+\}$/, "*").r
 export function route<D extends EndpointDef>(
   app: FastifyInstance,
   def: D,
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers of 204 endpoints return nothing at all
   handler: (ctx: RouteContext<D>) => Promise<HandlerResult<D> | FastifyReply | undefined | void>,
 ): void {
   app.route({

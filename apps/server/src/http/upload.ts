@@ -14,8 +14,7 @@ export async function readUpload(
   } catch (error) {
     throw uploadError(error, maxBytes);
   }
-  if (!part || part.fieldname !== "file")
-    throw new HttpError(400, "invalidRequest", `No file was sent. ${hint}`);
+  if (part?.fieldname !== "file") throw new HttpError(400, "invalidRequest", `No file was sent. ${hint}`);
   let data: Buffer;
   try {
     data = await part.toBuffer();

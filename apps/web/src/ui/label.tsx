@@ -5,9 +5,14 @@ import { cn } from "./cn.ts";
 export function Label({
   className,
   htmlFor,
+  children,
   ...props
 }: LabelHTMLAttributes<HTMLLabelElement> & { htmlFor: string }) {
-  return <label htmlFor={htmlFor} className={cn("text-sm font-medium text-fg", className)} {...props} />;
+  return (
+    <label htmlFor={htmlFor} className={cn("text-sm font-medium text-fg", className)} {...props}>
+      {children}
+    </label>
+  );
 }
 
 interface FieldProps {

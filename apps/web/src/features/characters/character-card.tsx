@@ -138,6 +138,7 @@ export function CharacterGridSkeleton({ count = 8 }: { count?: number }) {
         className="grid grid-cols-[repeat(auto-fill,minmax(160px,1fr))] gap-3 sm:grid-cols-[repeat(auto-fill,minmax(180px,1fr))] sm:gap-5"
       >
         {Array.from({ length: count }, (_, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity but their place
           <div key={index} className="overflow-hidden rounded-xl border border-border bg-surface">
             <div className="aspect-[4/5] animate-pulse bg-surface-2" />
             <div className="flex flex-col gap-2 p-3">

@@ -281,6 +281,7 @@ function AlternateGreetings({
       {greetings.map((greeting, index) => {
         const id = `character-alternate-greeting-${index}`;
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: greetings are plain strings; their place ("Alternate greeting N") is their identity
           <div key={index} className="flex flex-col gap-1.5">
             <CountedField
               id={id}

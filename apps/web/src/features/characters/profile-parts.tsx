@@ -202,6 +202,7 @@ function Collapsible({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const [overflows, setOverflows] = useState(false);
   const box = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again whenever the content (children) changes
   useLayoutEffect(() => {
     const element = box.current;
     if (element && !open) setOverflows(element.scrollHeight > element.clientHeight + 1);

@@ -93,6 +93,7 @@ export function ChatInput({
   }, [fill]);
 
   // Grow with the text up to ten lines; past that the box scrolls.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resized again whenever the text (value) changes
   useLayoutEffect(() => {
     const box = textarea.current;
     if (!box) return;

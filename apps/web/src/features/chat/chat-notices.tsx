@@ -13,6 +13,7 @@ const RETRY_TICK_MS = 500;
 
 export function useRetryCountdown(key: number): number {
   const [left, setLeft] = useState(RETRY_SECONDS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new key restarts the countdown
   useEffect(() => {
     setLeft(RETRY_SECONDS);
     let ticks = 0;

@@ -35,6 +35,7 @@ export function MessageEditor({ kind, initial, saving, onSave, onCancel }: Messa
     element.setSelectionRange(element.value.length, element.value.length);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resized again whenever the text changes
   useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;

@@ -164,6 +164,7 @@ export function MessageList({
 
   return (
     <div className="relative min-h-0 flex-1">
+      {/* biome-ignore lint/a11y/useSemanticElements: the scroll container itself is the region (issue 20 makes it the log) */}
       <div
         ref={scrollRef}
         className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"

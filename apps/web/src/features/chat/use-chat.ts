@@ -126,6 +126,7 @@ export function useChat(
     }
   }, [conversationId, queryClient]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow is declared below and only called later, from the stream; listing it here would read it before its declaration
   const start = useCallback(
     async (begin: Begin) => {
       controllerRef.current?.abort();
@@ -246,7 +247,7 @@ export function useChat(
     [conversationId],
   );
 
-  const busy = () => stateRef.current.streaming !== null || controllerRef.current !== null;
+  const busy = useCallback(() => stateRef.current.streaming !== null || controllerRef.current !== null, []);
 
   const send = useCallback(
     (content: string) => {
@@ -255,7 +256,7 @@ export function useChat(
       void start({ action: "send", content: text, request: request("send", { content: text }) });
       return true;
     },
-    [request, start],
+    [request, start, busy],
   );
 
   const regenerate = useCallback(() => {
@@ -266,7 +267,7 @@ export function useChat(
       targetId: target.message.id,
       request: request("regenerate", { message_id: target.message.id }),
     });
-  }, [request, start]);
+  }, [request, start, busy]);
 
   const continueReply = useCallback(() => {
     const target = lastBotRow(stateRef.current.rows);
@@ -276,12 +277,12 @@ export function useChat(
       targetId: target.message.id,
       request: request("continue", { message_id: target.message.id }),
     });
-  }, [request, start]);
+  }, [request, start, busy]);
 
   const suggest = useCallback(() => {
     if (busy()) return;
     void start({ action: "autopilot", request: request("autopilot") });
-  }, [request, start]);
+  }, [request, start, busy]);
 
   const resubmit = useCallback(() => {
     const problem = stateRef.current.problem;
@@ -318,7 +319,7 @@ export function useChat(
         });
       }
     }
-  }, [request, start]);
+  }, [request, start, busy]);
 
   const stop = useCallback(() => {
     const streaming = stateRef.current.streaming;
@@ -333,21 +334,24 @@ export function useChat(
     }, stopFallbackMs);
   }, []);
 
-  const selectAlternative = useCallback(async (row: ChatRow, index: number) => {
-    if (busy()) return;
-    const count = row.message.alternative_count;
-    if (index < 0 || index >= count || index === row.message.alternative_index) return;
-    setSwitching(true);
-    setActionError(null);
-    try {
-      const message = await putAlternative(row.message.id, index);
-      if (mounted.current) dispatch({ type: "message/replace", message });
-    } catch (error) {
-      if (mounted.current) setActionError(errorMessage(error));
-    } finally {
-      if (mounted.current) setSwitching(false);
-    }
-  }, []);
+  const selectAlternative = useCallback(
+    async (row: ChatRow, index: number) => {
+      if (busy()) return;
+      const count = row.message.alternative_count;
+      if (index < 0 || index >= count || index === row.message.alternative_index) return;
+      setSwitching(true);
+      setActionError(null);
+      try {
+        const message = await putAlternative(row.message.id, index);
+        if (mounted.current) dispatch({ type: "message/replace", message });
+      } catch (error) {
+        if (mounted.current) setActionError(errorMessage(error));
+      } finally {
+        if (mounted.current) setSwitching(false);
+      }
+    },
+    [busy],
+  );
 
   const loadPrevious = useCallback(async () => {
     const oldest = stateRef.current.rows.find((row) => !row.message.id.startsWith("local-"));

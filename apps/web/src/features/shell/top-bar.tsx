@@ -15,6 +15,7 @@ function NavDrawer() {
   const [open, setOpen] = useState(false);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   // Close when the route changes (a link inside was followed, or back was pressed).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the route changing is the trigger
   useEffect(() => setOpen(false), [pathname]);
 
   return (

@@ -72,6 +72,7 @@ function CreateForm({ userId, draftId }: { userId: string; draftId: string }) {
     });
     setSavedAt(new Date().toISOString());
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each edit (values) restarts the autosave timer
   useEffect(() => {
     if (!dirty.current) return;
     const timer = setTimeout(() => saveNow.current(), autosaveMs);
