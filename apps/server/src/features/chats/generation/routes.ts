@@ -30,6 +30,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     const viewer = await requireViewer(auth, req);
     const started = await generations.start(viewer, body);
     const out = openEventStream(reply);
+    // The queue position is a hint for the waiting screen; not knowing it must not fail the reply.
     const position = await deps.queue.waitingCount(GENERATE_JOB).catch(() => 0);
     const timeLeft = estimatedWaitSeconds(position, deps.config.llm.sequences);
     out.send({ type: "queued", generation_id: started.generationId, position, time_left_s: timeLeft });
