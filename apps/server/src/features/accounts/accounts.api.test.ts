@@ -151,6 +151,27 @@ describe.each(drivers)("accounts API on %s", (driver) => {
     expect(signIn.statusCode).toBe(403);
   });
 
+  it("accepts auth calls from a partner origin named in HEARTH_TRUSTED_ORIGINS, and only those", async () => {
+    const partnered = await startTestHearth({
+      driver,
+      env: { HEARTH_TRUSTED_ORIGINS: "https://partner.example" },
+    });
+    try {
+      const user = await partnered.signUp();
+      const signIn = (origin: string) =>
+        partnered.app.inject({
+          method: "POST",
+          url: "/api/auth/sign-in/email",
+          headers: { ...ORIGIN, origin },
+          payload: JSON.stringify({ email: user.email, password: "correct horse battery" }),
+        });
+      expect((await signIn("https://partner.example")).statusCode).toBe(200);
+      expect((await signIn("https://evil.example")).statusCode).toBe(403);
+    } finally {
+      await partnered.stop();
+    }
+  });
+
   it("lets a guest in with guest permissions only", async () => {
     const guest = await h.signInAsGuest();
     const body = (await me(guest.cookie)).json<Me>();

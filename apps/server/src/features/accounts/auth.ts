@@ -58,7 +58,8 @@ export function createAuth(config: Config, db: Db) {
     // OAuth callbacks need the public address (PUBLIC_URL). Without it, requests from the host the
     // browser reached us by are same-origin (LAN IP, localhost) and accepted; other origins are refused.
     baseURL: config.publicUrl ?? `http://localhost:${config.port}`,
-    trustedOrigins: (request) => (config.publicUrl ? [config.publicUrl] : [requestOrigin(request)]),
+    // HEARTH_TRUSTED_ORIGINS (partner sites) are trusted here too, as by the rest of the API.
+    trustedOrigins: (request) => [config.publicUrl ?? requestOrigin(request), ...config.trustedOrigins],
     database: withUsernameConflicts(
       drizzleAdapter(db, {
         provider: "pg",
