@@ -117,7 +117,12 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       allowList: (req) => !req.url.startsWith("/api/") && !req.url.startsWith("/v1/"),
     });
   }
-  await app.register(authRoutes, { auth, db: database.db, guestSignInsPerDay: config.guestSignInsPerDay });
+  await app.register(authRoutes, {
+    auth,
+    db: database.db,
+    guestSignInsPerDay: config.guestSignInsPerDay,
+    trustProxy: config.trustProxy,
+  });
   await app.register(accountRoutes, { config, db: database.db, auth });
   await app.register(characterRoutes, {
     config,

@@ -10,6 +10,8 @@ export interface AuthRoutesOptions {
   db: Db;
   /** Guest sign-ins one address may make in 24 hours; 0 means no limit. */
   guestSignInsPerDay: number;
+  /** Whether client addresses come from X-Forwarded-For (HEARTH_TRUST_PROXY). */
+  trustProxy: boolean;
 }
 
 /**
@@ -26,6 +28,13 @@ const CLOSED_PATHS = new Set(["/api/auth/update-user", "/api/auth/change-email"]
  */
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const counters = new AuthCounters(opts.db);
+  let proxyWarned = false;
+  const warnAboutProxy = (req: FastifyRequest) => {
+    const warning = proxyWarned ? null : untrustedProxyWarning(opts.trustProxy, req.headers);
+    if (!warning) return;
+    proxyWarned = true;
+    req.log.warn(warning);
+  };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) =>
     done(null, body),
@@ -41,6 +50,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       if (CLOSED_PATHS.has(url.pathname)) {
         throw notFound("Profile changes go through PATCH /api/users/me.");
       }
+      if (req.method === "POST") warnAboutProxy(req);
       if (req.method === "POST" && url.pathname === "/api/auth/sign-in/email") {
         return send(reply, await throttledSignIn(counters, req, reply, forward));
       }
@@ -183,4 +193,16 @@ function dropTokens(value: unknown): unknown {
     if (key !== "token") out[key] = dropTokens(inner);
   }
   return out;
+}
+
+/**
+ * Limits per address mean one address for everyone behind a proxy Hearth does not trust: the
+ * warning to log once, instead of letting guests and sign-ins lock each other out in silence.
+ */
+export function untrustedProxyWarning(
+  trustProxy: boolean,
+  headers: Record<string, string | string[] | undefined>,
+): string | null {
+  if (trustProxy || !headers["x-forwarded-for"]) return null;
+  return "requests arrive through a proxy (X-Forwarded-For) but HEARTH_TRUST_PROXY is off: every client counts as the proxy's address for sign-in throttling and the guest allowance";
 }

@@ -1,6 +1,6 @@
 import { isSafeImageAddress } from "@hearth/contract";
 import { describe, expect, it } from "vitest";
-import { inWords } from "./auth-routes.ts";
+import { inWords, untrustedProxyWarning } from "./auth-routes.ts";
 import { PASSWORD_TOO_COMMON, passwordProblem } from "./passwords.ts";
 import { addressKey } from "./throttle.ts";
 
@@ -65,5 +65,13 @@ describe("isSafeImageAddress", () => {
     ]) {
       expect(isSafeImageAddress(bad), bad).toBe(false);
     }
+  });
+});
+
+describe("untrustedProxyWarning", () => {
+  it("warns when requests come through a proxy Hearth does not trust, and only then", () => {
+    expect(untrustedProxyWarning(false, { "x-forwarded-for": "198.51.100.7" })).toMatch(/HEARTH_TRUST_PROXY/);
+    expect(untrustedProxyWarning(true, { "x-forwarded-for": "198.51.100.7" })).toBeNull();
+    expect(untrustedProxyWarning(false, {})).toBeNull();
   });
 });
