@@ -103,7 +103,7 @@ async function recordScroll(page: Page, anchorMessageId: string | null) {
     };
     w.__scrollLog = [];
     w.__stop = false;
-    const list = document.querySelector('[role="region"][aria-label="Messages"]') as HTMLElement;
+    const list = document.querySelector('[role="log"][aria-label="Messages"]') as HTMLElement;
     const tick = () => {
       if (w.__stop) return;
       const anchor = anchorId ? document.querySelector(`[data-message-id="${anchorId}"]`) : null;
@@ -128,7 +128,7 @@ async function recordScroll(page: Page, anchorMessageId: string | null) {
 
 /** Scrolls the message list to its very top (rows measured on the way may push it; try again). */
 async function scrollToTop(page: Page) {
-  const list = page.getByRole("region", { name: "Messages" });
+  const list = page.getByRole("log", { name: "Messages" });
   for (let i = 0; i < 40; i++) {
     const top = await list.evaluate(
       (el) =>
@@ -520,7 +520,7 @@ describe("chat with the bundled model", () => {
     });
     await page.reload();
     await page.getByText("Entry 59.").waitFor();
-    const list = page.getByRole("region", { name: "Messages" });
+    const list = page.getByRole("log", { name: "Messages" });
     // Scrolling up, the cut shows just above the first message still sent to the model.
     const divider = page.getByText("Messages above are no longer used for generation");
     for (let i = 0; i < 40 && !(await divider.isVisible()); i++) {
@@ -762,7 +762,7 @@ describe("chat with a slow model", () => {
     await expect
       .poll(async () => (await botBubbles(page).last().textContent())?.length ?? 0)
       .toBeGreaterThan(20);
-    const list = page.getByRole("region", { name: "Messages" });
+    const list = page.getByRole("log", { name: "Messages" });
     await list.hover();
     await page.mouse.wheel(0, -250);
     await page.waitForTimeout(300);

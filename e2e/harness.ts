@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { watchA11y } from "./a11y.ts";
 
 /**
  * End-to-end harness: a real Hearth process on a free port with a throwaway data directory,
@@ -237,7 +238,8 @@ export interface PageOptions {
 
 /**
  * A page in a fresh context (its own cookies and storage), so each test starts signed out.
- * Page errors are collected, so a test can assert the page raised none.
+ * Page errors are collected, so a test can assert the page raised none. Every state the test
+ * acts in is checked for accessibility (a11y.ts).
  */
 export async function newPage(
   browser: Browser,
@@ -245,16 +247,18 @@ export async function newPage(
   options: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const width = options.width ?? 1280;
+  const colorScheme = options.colorScheme ?? "dark";
   const context = await browser.newContext({
     baseURL: server.url,
     viewport: { width, height: width < 600 ? 844 : 800 },
-    colorScheme: options.colorScheme ?? "dark",
+    colorScheme,
   });
   context.setDefaultTimeout(15_000);
   sendOriginLikeTheApp(context, server.url);
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(error.message));
+  watchA11y(page, context, server.url, colorScheme);
   return { context, page, pageErrors };
 }
 

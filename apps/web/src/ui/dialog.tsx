@@ -2,6 +2,7 @@ import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type { ComponentProps, HTMLAttributes, ReactNode } from "react";
 import { cn } from "./cn.ts";
+import { useReturnFocus } from "./focus-return.ts";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -17,11 +18,21 @@ interface DialogContentProps extends Omit<ComponentProps<typeof DialogPrimitive.
 }
 
 /** A centred modal. Title and description are required parts so screen readers announce them. */
-export function DialogContent({ title, description, className, children, ...props }: DialogContentProps) {
+export function DialogContent({
+  title,
+  description,
+  className,
+  children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: DialogContentProps) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPrimitive.Portal>
       <Overlay />
       <DialogPrimitive.Content
+        {...focus}
         className={cn(
           "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col",
           "overflow-y-auto rounded-xl border border-border bg-surface p-5 shadow-pop animate-pop-in sm:p-6",
@@ -68,11 +79,20 @@ interface SheetContentProps extends ComponentProps<typeof DialogPrimitive.Conten
 }
 
 /** A panel sliding in from the left: the navigation drawer on phones. */
-export function SheetContent({ title, className, children, ...props }: SheetContentProps) {
+export function SheetContent({
+  title,
+  className,
+  children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: SheetContentProps) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPrimitive.Portal>
       <Overlay />
       <DialogPrimitive.Content
+        {...focus}
         aria-describedby={undefined}
         className={cn(
           "fixed inset-y-0 left-0 z-50 flex w-[min(20rem,85vw)] flex-col border-r border-border bg-surface shadow-pop",

@@ -1,5 +1,6 @@
 import type { ApiError, CharacterUpdate } from "@hearth/contract";
 import { characterLimits, tooManyTagsMessage } from "@hearth/contract/labels";
+import { smoothUnlessReduced } from "../../lib/motion.ts";
 import type { CharacterFormValues } from "./drafts.ts";
 
 export type FieldErrors = Partial<Record<keyof CharacterFormValues, string>>;
@@ -86,5 +87,5 @@ export function focusFirstError(errors: FieldErrors) {
   const details = element.closest("details");
   if (details && !details.open) details.open = true;
   element.focus();
-  element.scrollIntoView({ block: "center", behavior: "smooth" });
+  element.scrollIntoView({ block: "center", behavior: smoothUnlessReduced() });
 }

@@ -127,7 +127,9 @@ export function ChatInput({
     <form
       className={cn(
         "flex items-end gap-1 rounded-2xl border border-border-strong bg-surface p-1.5 shadow-card transition",
-        "focus-within:border-accent focus-within:ring-2 focus-within:ring-ring/30",
+        // Focused: a 2 px line in the focus colour (border plus a 1 px ring), at least 3:1
+        // against the box and the page on both themes (the accent border alone was 2.7:1).
+        "focus-within:border-ring focus-within:ring-1 focus-within:ring-ring",
         disabled && "opacity-70",
       )}
       onSubmit={(event) => {
@@ -156,6 +158,8 @@ export function ChatInput({
         maxLength={chatLimits.message}
         placeholder="Message..."
         aria-label={`Message ${characterName}`}
+        // Where the page's skip link lands.
+        data-skip-target
         aria-busy={autopilot || undefined}
         enterKeyHint={isTouchDevice() ? "enter" : "send"}
         className={cn(

@@ -30,7 +30,7 @@ import {
   TooLongBanner,
   WaitingRoomBanner,
 } from "./chat-notices.tsx";
-import { lastBotRow, type TypingState } from "./chat-state.ts";
+import { type Announcement, lastBotRow, type TypingState } from "./chat-state.ts";
 import { ChatToolDialogs, pickCount } from "./chat-tool-dialogs.tsx";
 import { MessageList, type MessageListHandle } from "./message-list.tsx";
 import type { LastBotActions } from "./message-row.tsx";
@@ -112,6 +112,16 @@ export function ChatScreen({ conversationId }: { conversationId: string }) {
       )}
     </ChatFrame>
   );
+}
+
+/** The live region's words: "Name: reply", or "Alternative 2 of 3. reply". */
+function spoken(announcement: Announcement | null, name: string): string {
+  if (!announcement) return "";
+  const text = announcement.text.slice(0, 500);
+  const alternative = announcement.alternative;
+  return alternative
+    ? `Alternative ${alternative.index + 1} of ${alternative.count}. ${text}`
+    : `${name}: ${text}`;
 }
 
 function isEditable(target: EventTarget | null): boolean {
@@ -274,8 +284,9 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
               ? "Writing a suggestion…"
               : ""}
         </p>
-        <p className="sr-only" aria-live="polite">
-          {state.announcement ? `${character.name}: ${state.announcement.slice(0, 500)}` : ""}
+        {/* Speaks once per finished reply or alternative switched to, never per streamed word. */}
+        <p className="sr-only" aria-live="polite" data-chat-announcer>
+          {spoken(state.announcement, character.name)}
         </p>
         {demoNotice ? <DemoModelNotice onDismiss={() => setDemoNotice(false)} /> : null}
         {streaming?.reconnecting ? (

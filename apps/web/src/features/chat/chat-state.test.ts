@@ -91,7 +91,7 @@ describe("chatReducer", () => {
     expect(state.streaming).toBeNull();
     expect(state.rows[2]).toEqual({ key: "local-bot-1", message: message("b1", "bot", "Hello!") });
     expect(state.contextStartId).toBe("g");
-    expect(state.announcement).toBe("Hello!");
+    expect(state.announcement).toEqual({ text: "Hello!", alternative: null });
   });
 
   it("marks a send refused before it started as unsent, and retries it in the same row", () => {
@@ -387,5 +387,15 @@ describe("chatReducer", () => {
     });
     expect(state.rows.map((r) => r.key)).toEqual(["a", "g", "u"]);
     expect(state.hasMore).toBe(false);
+  });
+
+  it("says which alternative the reader stepped to, and an edit says nothing", () => {
+    const two = { alternative_index: 1, alternative_count: 3 };
+    let state = run(greeting(), { type: "alternative/selected", message: message("g", "bot", "Hi!", two) });
+    expect(state.rows[0]?.message.content).toBe("Hi!");
+    expect(state.announcement).toEqual({ text: "Hi!", alternative: { index: 1, count: 3 } });
+    state = run(state, { type: "message/replace", message: message("g", "bot", "Edited", two) });
+    expect(state.rows[0]?.message.content).toBe("Edited");
+    expect(state.announcement).toEqual({ text: "Hi!", alternative: { index: 1, count: 3 } });
   });
 });

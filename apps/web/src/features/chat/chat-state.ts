@@ -62,12 +62,18 @@ export interface ChatState {
   suggestion: { id: number; text: string } | null;
   /** Text handed back to the input box after a send the server refused. */
   restoredDraft: { id: number; text: string } | null;
-  /** The newest completed bot reply, for screen readers. */
-  announcement: string;
+  /** What the polite live region says: the newest finished reply, or the alternative switched to. */
+  announcement: Announcement | null;
   /** Something about the last reply worth saying (it added nothing; the card was cut to fit). */
   notice: ChatNotice | null;
   /** The "card was cut" notice was dismissed: it is not shown again in this chat. */
   trimNoticeDismissed: boolean;
+}
+
+export interface Announcement {
+  text: string;
+  /** Set when the reader stepped to another alternative ("Alternative 2 of 3"). */
+  alternative: { index: number; count: number } | null;
 }
 
 export type ChatNotice = { id: number } & (
@@ -109,6 +115,8 @@ export type ChatAction =
   /** Another generation was already running: undo this one's optimistic rows, no error. */
   | { type: "generation/superseded" }
   | { type: "message/replace"; message: Message }
+  /** The last reply switched to another alternative (said aloud, unlike an edit). */
+  | { type: "alternative/selected"; message: Message }
   | { type: "problem/dismiss" }
   | { type: "notice/dismiss" };
 
@@ -121,7 +129,7 @@ export function initialChatState(page: MessagePage, contextStartId: string | nul
     problem: null,
     suggestion: null,
     restoredDraft: null,
-    announcement: "",
+    announcement: null,
     notice: null,
     trimNoticeDismissed: false,
   };
@@ -286,7 +294,7 @@ function done(state: ChatState, event: Extract<GenerationEvent, { type: "done" }
       event.suggestion !== null
         ? { id: (state.suggestion?.id ?? 0) + 1, text: event.suggestion }
         : state.suggestion,
-    announcement: stored ? stored.content : state.announcement,
+    announcement: stored ? { text: stored.content, alternative: null } : state.announcement,
   };
 }
 
@@ -476,12 +484,13 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, rows, streaming: null, restoredDraft };
     }
     case "message/replace":
-      return {
-        ...state,
-        rows: state.rows.map((row) =>
-          row.message.id === action.message.id ? { key: row.key, message: action.message } : row,
-        ),
-      };
+    case "alternative/selected": {
+      const message = action.message;
+      const rows = state.rows.map((row) => (row.message.id === message.id ? { key: row.key, message } : row));
+      if (action.type === "message/replace") return { ...state, rows };
+      const alternative = { index: message.alternative_index, count: message.alternative_count };
+      return { ...state, rows, announcement: { text: message.content, alternative } };
+    }
     case "problem/dismiss":
       return state.problem?.kind === "access" ? state : { ...state, problem: null };
     case "notice/dismiss":

@@ -164,7 +164,12 @@ export function MessageList({
 
   return (
     <div className="relative min-h-0 flex-1">
-      {/* biome-ignore lint/a11y/useSemanticElements: the scroll container itself is the region (issue 20 makes it the log) */}
+      {/*
+        A log, but a silent one (aria-live off): the list is virtualised, so rows enter and leave
+        the DOM as the reader scrolls, and a reply being written changes with every batch of
+        words; a live log would read all of that aloud. The chat screen's polite announcer says
+        each finished reply (and each alternative switched to) once instead.
+      */}
       <div
         ref={scrollRef}
         className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
@@ -172,7 +177,8 @@ export function MessageList({
         // region must be focusable: WCAG 2.1.1).
         // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
         tabIndex={0}
-        role="region"
+        role="log"
+        aria-live="off"
         aria-label="Messages"
       >
         {/* Pushes a short conversation down to the input, like a messenger. */}

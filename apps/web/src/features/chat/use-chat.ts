@@ -343,7 +343,7 @@ export function useChat(
       setActionError(null);
       try {
         const message = await putAlternative(row.message.id, index);
-        if (mounted.current) dispatch({ type: "message/replace", message });
+        if (mounted.current) dispatch({ type: "alternative/selected", message });
       } catch (error) {
         if (mounted.current) setActionError(errorMessage(error));
       } finally {

@@ -22,12 +22,13 @@ export function AccountMenu({ me }: { me: Me }) {
 
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger
-        className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 transition hover:bg-surface-2 data-[state=open]:bg-surface-2"
-        aria-label={`Account menu for ${displayName}`}
-      >
-        <Avatar name={displayName} src={me.avatar_url} size="sm" />
-        <span className="hidden max-w-40 truncate text-sm font-medium sm:inline">{displayName}</span>
+      {/* Named by its text, not aria-label: the visible name must be part of it (WCAG 2.5.3). */}
+      <DropdownMenuTrigger className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 transition hover:bg-surface-2 data-[state=open]:bg-surface-2">
+        <span aria-hidden className="contents">
+          <Avatar name={displayName} src={me.avatar_url} size="sm" />
+        </span>
+        <span className="sr-only">Account menu for </span>
+        <span className="sr-only max-w-40 truncate text-sm font-medium sm:not-sr-only">{displayName}</span>
         <ChevronDown aria-hidden className="size-4 text-muted" />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

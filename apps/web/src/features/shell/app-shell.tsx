@@ -1,17 +1,31 @@
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { useMe } from "../../lib/session.ts";
 import { Footer } from "./footer.tsx";
 import { GuestBanner } from "./guest-banner.tsx";
 import { SideNav } from "./side-nav.tsx";
 import { TopBar } from "./top-bar.tsx";
 
+/**
+ * The skip link lands where a screen's work starts: the element marked data-skip-target (the
+ * chat's message box) when there is one that can take focus, else the main content.
+ */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  const main = document.getElementById("main");
+  const target = main?.querySelector<HTMLElement>("[data-skip-target]:not(:disabled)") ?? main;
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+}
+
 /** Layout of accounts-billing-admin §2.2: top bar, side navigation (a drawer on phones), footer. */
 export function AppShell({ footer = true, children }: { footer?: boolean; children: ReactNode }) {
   const me = useMe();
   return (
     <div className="flex min-h-dvh flex-col">
+      {/* biome-ignore lint/a11y/useValidAnchor: a real link to #main; the click only picks a closer target when the screen has one */}
       <a
         href="#main"
+        onClick={skipToContent}
         className="sr-only rounded-lg bg-accent px-4 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"
       >
         Skip to content

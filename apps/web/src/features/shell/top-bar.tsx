@@ -42,8 +42,10 @@ export function TopBar() {
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b border-border bg-bg/85 px-2 backdrop-blur-md sm:gap-2 sm:px-4">
       <NavDrawer />
-      <Link to="/" className="min-w-0 rounded-lg px-1 py-1" aria-label="Home">
+      {/* Named by the brand it shows (WCAG 2.5.3: the visible text starts the name). */}
+      <Link to="/" className="min-w-0 rounded-lg px-1 py-1">
         <BrandMark />
+        <span className="sr-only"> home</span>
       </Link>
       <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         <ThemeToggle />
