@@ -156,14 +156,18 @@ async function stateName(origin: string): Promise<string | null> {
   while (!document.querySelector(`h1, ${layerSelector}`) && performance.now() < deadline) await frames();
   const route = location.pathname
     .split("/")
-    .map((part) => (/^[0-9a-f-]{16,}$/i.test(part) || /^\d+$/.test(part) ? ":id" : part))
+    // Ids (UUIDs, draft-1a2b3c…) and anything else with digits in it.
+    .map((part) => (/\d/.test(part) && (part.length >= 6 || /^\d+$/.test(part)) ? ":id" : part))
     .join("/");
   const nameOf = (element: Element) => {
     const ids = element.getAttribute("aria-labelledby");
     const text = ids
       ? ids
           .split(/\s+/)
-          .map((id) => document.getElementById(id)?.textContent ?? "")
+          .map((id) => {
+            const label = document.getElementById(id);
+            return label?.getAttribute("aria-label") ?? label?.textContent ?? "";
+          })
           .join(" ")
       : (element.getAttribute("aria-label") ?? "");
     return `${element.getAttribute("role")} "${text.trim().slice(0, 60)}"`;

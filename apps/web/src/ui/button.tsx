@@ -11,7 +11,7 @@ const variants: Record<ButtonVariant, string> = {
   secondary: "bg-surface-2 text-fg hover:bg-border",
   outline: "border border-border-strong bg-transparent text-fg hover:bg-surface-2",
   ghost: "bg-transparent text-fg hover:bg-surface-2",
-  danger: "bg-danger text-white hover:brightness-110",
+  danger: "bg-danger text-danger-fg hover:brightness-110",
   link: "bg-transparent text-accent-text underline-offset-4 hover:underline",
 };
 

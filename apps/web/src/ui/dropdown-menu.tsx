@@ -56,7 +56,11 @@ function triggerOf(content: EventTarget | null): HTMLElement | null {
   return trigger instanceof HTMLElement ? trigger : null;
 }
 
-const nowhere = () => !document.activeElement || document.activeElement === document.body;
+/** Focus on nothing a person would tab to: the body, or a container focusable from code only (main). */
+function nowhere(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body || active.getAttribute("tabindex") === "-1";
+}
 
 export function DropdownMenuContent({
   className,
@@ -92,8 +96,8 @@ export function DropdownMenuContent({
             trigger?.focus({ preventScroll: true });
             return;
           }
-          // A click outside focuses what it landed on; on plain page it would drop focus to the
-          // body, so then the button gets it back (after the click's own focus change).
+          // A click outside focuses what it landed on; on plain page focus would fall to the body
+          // (or <main>), so then the button gets it back (after the click's own focus change).
           setTimeout(() => {
             if (nowhere()) trigger?.focus({ preventScroll: true });
           }, 0);

@@ -65,7 +65,7 @@ export function ImportCard() {
     <div className="flex flex-col gap-3">
       {/* Dropping is a shortcut for pointer users; the file button inside is the keyboard path. */}
       <section
-        aria-label="Import a character card"
+        aria-label="Card file drop zone"
         onDragEnter={(event) => {
           event.preventDefault();
           setDragging(true);

@@ -199,7 +199,7 @@ function PickFrame({
         <span
           className={cn(
             "pointer-events-none absolute -top-2.5 right-3 rounded-full px-2 text-xs font-medium",
-            mode === "remove" ? "bg-danger text-white" : "bg-accent text-accent-fg",
+            mode === "remove" ? "bg-danger text-danger-fg" : "bg-accent text-accent-fg",
           )}
         >
           {pickLabels[mode].chosen}
