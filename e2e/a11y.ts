@@ -33,12 +33,17 @@ const variants: Variant[] = [
   { width: 390, height: 844, theme: "dark" },
   { width: 390, height: 844, theme: "light" },
 ];
-/** WCAG 1.4.10 Reflow: 320 CSS px wide (1280 px at 400% zoom; 200% zoom is 640 px). */
-const reflow = { width: 320, height: 640 };
+/** WCAG 1.4.10 Reflow: 320 CSS px wide (1280 px at 400% zoom), and 1280 × 800 at 200% zoom. */
+const reflows = [
+  { width: 320, height: 640 },
+  { width: 640, height: 400 },
+];
 
 interface Watched {
   origin: string;
+  /** The media the test itself set (the context's, then page.emulateMedia's), put back after a check. */
   colorScheme: Theme;
+  reducedMotion: "reduce" | "no-preference" | null;
   checking: boolean;
 }
 
@@ -51,7 +56,7 @@ export const a11yEnabled = process.env.HEARTH_E2E_A11Y !== "off";
 /** Checks a page made by newPage from now on, before every action a test takes on it. */
 export function watchA11y(page: Page, context: BrowserContext, origin: string, colorScheme: Theme): void {
   if (!a11yEnabled) return;
-  watched.set(page, { origin, colorScheme, checking: false });
+  watched.set(page, { origin, colorScheme, reducedMotion: null, checking: false });
   patchPage(page);
   patchContext(context);
   patchLocators(page.locator("html"));
@@ -114,7 +119,18 @@ function wrap(target: object, names: readonly string[], pageOf: (self: object) =
   }
 }
 
+/** page.emulateMedia as Playwright has it, for the check's own changes (not the test's). */
+const emulateMediaOf = new WeakMap<Page, Page["emulateMedia"]>();
+
 function patchPage(page: Page): void {
+  const emulateMedia = page.emulateMedia.bind(page);
+  emulateMediaOf.set(page, emulateMedia);
+  page.emulateMedia = async (options = {}) => {
+    const entry = watched.get(page);
+    if (entry && options.colorScheme) entry.colorScheme = options.colorScheme === "light" ? "light" : "dark";
+    if (entry && options.reducedMotion !== undefined) entry.reducedMotion = options.reducedMotion;
+    return emulateMedia(options);
+  };
   wrap(page, pageActions, () => page);
   wrap(page.keyboard, keyboardActions, () => page);
   wrap(page.mouse, mouseActions, () => page);
@@ -144,16 +160,19 @@ function patchLocators(sample: Locator): void {
 
 /**
  * Names the state: the route with ids left out, and the open dialogs and menus with their names.
- * Two frames first, so a click's re-render has landed, and up to 3 s for a screen still loading
- * (every screen has a level-one heading once it is there). Null for a page not on Hearth.
+ * Two frames first, so a click's re-render has landed, and up to 5 s for a screen still loading
+ * (a page spinner, or no level-one heading yet: every screen has one once it is there). Null for
+ * a page that is not Hearth's app (another site, or an API answer shown as a page).
  */
 async function stateName(origin: string): Promise<string | null> {
   const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   await frames();
-  if (location.origin !== origin) return null;
+  if (location.origin !== origin || !document.getElementById("root")) return null;
   const layerSelector = '[role="dialog"], [role="alertdialog"], [role="menu"]';
-  const deadline = performance.now() + 3_000;
-  while (!document.querySelector(`h1, ${layerSelector}`) && performance.now() < deadline) await frames();
+  const loading = () =>
+    document.querySelector("[data-page-spinner]") !== null || !document.querySelector(`h1, ${layerSelector}`);
+  const deadline = performance.now() + 5_000;
+  while (loading() && performance.now() < deadline) await frames();
   const route = location.pathname
     .split("/")
     // Ids (UUIDs, draft-1a2b3c…) and anything else with digits in it.
@@ -190,6 +209,7 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
   seen.add(name);
 
   const started = performance.now();
+  const emulate = emulateMediaOf.get(page) ?? page.emulateMedia.bind(page);
   const original = page.viewportSize();
   const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? "dark");
   const problems: string[] = [];
@@ -202,23 +222,25 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
     for (const variant of ordered) {
       await page.setViewportSize({ width: variant.width, height: variant.height });
       // Reduced motion: no half-faded dialog or colour mid-transition is measured.
-      await page.emulateMedia({ colorScheme: variant.theme, reducedMotion: "reduce" });
+      await emulate({ colorScheme: variant.theme, reducedMotion: "reduce" });
       const found = await page.evaluate(runAxe, { theme: variant.theme, tags });
       if (found.length) problems.push(report(`${variant.width} px, ${variant.theme}`, found));
     }
-    await page.setViewportSize(reflow);
-    const wide = await page.evaluate(overflowing);
-    if (wide.length) {
-      problems.push(
-        `  at ${reflow.width} px the page scrolls sideways (WCAG 1.4.10 reflow); too wide:\n${wide
-          .map((line) => `      ${line}`)
-          .join("\n")}`,
-      );
+    for (const reflow of reflows) {
+      await page.setViewportSize(reflow);
+      const wide = await page.evaluate(overflowing);
+      if (wide.length) {
+        problems.push(
+          `  at ${reflow.width} px the page scrolls sideways (WCAG 1.4.10 reflow); too wide:\n${wide
+            .map((line) => `      ${line}`)
+            .join("\n")}`,
+        );
+      }
     }
   } finally {
     if (!page.isClosed()) {
       if (original) await page.setViewportSize(original);
-      await page.emulateMedia({ colorScheme: entry.colorScheme, reducedMotion: null });
+      await emulate({ colorScheme: entry.colorScheme, reducedMotion: entry.reducedMotion });
       await page.evaluate(settle, theme).catch(() => undefined);
     }
   }
@@ -269,8 +291,13 @@ async function settle(theme: string): Promise<void> {
 
 /** In the page: axe's violations, short. */
 async function runAxe({ theme, tags }: { theme: string; tags: string[] }): Promise<Finding[]> {
-  // Same as settle(), repeated here: page.evaluate sends the function's text alone.
+  // Same as settle(), repeated here: page.evaluate sends the function's text alone. Also waits
+  // out a page spinner (a screen loading again, after a sign-in say).
   document.documentElement.dataset.theme = theme;
+  const loaded = performance.now() + 5_000;
+  while (document.querySelector("[data-page-spinner]") && performance.now() < loaded) {
+    await new Promise((done) => requestAnimationFrame(done));
+  }
   const deadline = performance.now() + 1_000;
   for (;;) {
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));

@@ -360,6 +360,41 @@ describe("keyboard-only chat", () => {
     await context.close();
   });
 
+  it("stills animations for reduced motion, and the phone's navigation drawer gives focus back", async () => {
+    const { context, page, pageErrors } = await newPage(browser, server, { width: 390 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await signIn(context, premium.email);
+    await page.goto("/personas");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    const opener = page.getByRole("button", { name: "Open navigation" });
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const drawer = page.getByRole("dialog", { name: "Navigation" });
+    await drawer.waitFor();
+    // The drawer's slide and every transition end at once; looping animations play once.
+    const motion = await drawer.evaluate((element) => {
+      const probe = document.createElement("span");
+      probe.className = "animate-pulse transition";
+      document.body.append(probe);
+      const looping = getComputedStyle(probe);
+      const result = {
+        slide: Number.parseFloat(getComputedStyle(element).animationDuration),
+        loops: looping.animationIterationCount,
+        transition: looping.transitionDuration,
+      };
+      probe.remove();
+      return result;
+    });
+    expect(motion.slide).toBeLessThan(0.001);
+    expect(motion.loops).toBe("1");
+    expect(motion.transition).toBe("0s");
+    await page.keyboard.press("Escape");
+    await drawer.waitFor({ state: "detached" });
+    await expect.poll(() => focused(page)).toBe("Open navigation");
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("gives focus back to the Edit button after the admin Edit user dialog, however it closes", async () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     await signIn(context, admin.email);

@@ -22,7 +22,7 @@ export function Spinner({ size = "md", label = "Loading", className }: SpinnerPr
 /** A centred spinner for a region that is still loading. */
 export function PageSpinner({ label = "Loading" }: { label?: string }) {
   return (
-    <div className="flex min-h-[40vh] flex-1 items-center justify-center text-muted">
+    <div className="flex min-h-[40vh] flex-1 items-center justify-center text-muted" data-page-spinner>
       <Spinner size="lg" label={label} />
     </div>
   );

@@ -14,7 +14,8 @@ export function RealModelCommand({ command }: { command: string }) {
     <div className="flex flex-col gap-2">
       <p className="text-sm">In a terminal, in Hearth's folder, run:</p>
       <div className="flex items-stretch gap-2">
-        <code className="min-w-0 flex-1 overflow-x-auto rounded-lg bg-surface-2 px-3 py-2 font-mono text-sm whitespace-nowrap">
+        {/* Wraps rather than scrolls sideways: readable at 320 px and 400% zoom (WCAG 1.4.10). */}
+        <code className="min-w-0 flex-1 rounded-lg bg-surface-2 px-3 py-2 font-mono text-sm [overflow-wrap:anywhere]">
           {command}
         </code>
         <Button size="sm" variant="outline" onClick={() => void copy(command)} aria-label="Copy the command">

@@ -192,7 +192,8 @@ export function AccessState({ code }: { code: keyof typeof accessCopy }) {
         <copy.icon aria-hidden className="size-7" />
       </span>
       <div className="flex max-w-md flex-col gap-2">
-        <h2 className="text-xl font-semibold tracking-tight">{copy.title}</h2>
+        {/* The screen's heading: this state stands in for the whole chat. */}
+        <h1 className="text-xl font-semibold tracking-tight">{copy.title}</h1>
         <p className="text-muted">{copy.text}</p>
       </div>
       <div className="flex flex-wrap justify-center gap-2">
