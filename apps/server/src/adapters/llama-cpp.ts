@@ -11,6 +11,7 @@ import {
   readGgufFileInfo,
   resolveChatWrapper,
   type Token,
+  TokenBias,
 } from "node-llama-cpp";
 import { StopMatcher } from "../lib/stop-matcher.ts";
 import type {
@@ -220,7 +221,11 @@ export class LlamaCppBackend implements LlmBackend {
     let finishReason: FinishReason = "length";
 
     if (maxTokens > 0 && !signal?.aborted) {
+      const opening = this.openingBias();
       const iterator = sequence.evaluate(fresh, {
+        // Until the reply has said something, the template's end-of-turn marker may not be
+        // sampled (an EOG token cannot be banned; the worker's retry covers that case).
+        tokenBias: () => (emitted.trim() ? opening.after : opening.before),
         temperature: sampling.temperature,
         topK: sampling.topK,
         topP: sampling.topP,
@@ -303,6 +308,18 @@ export class LlamaCppBackend implements LlmBackend {
   private release(slot: Slot) {
     slot.busy = false;
     this.waiters.shift()?.();
+  }
+
+  private openingBiases: { before: TokenBias; after: TokenBias } | null = null;
+
+  /** Biases for a reply's start (end-of-turn markers banned) and the rest (none). */
+  private openingBias(): { before: TokenBias; after: TokenBias } {
+    if (!this.openingBiases) {
+      const before = new TokenBias(this.model.tokenizer);
+      for (const token of this.stopTokens) before.set(token, "never");
+      this.openingBiases = { before, after: new TokenBias(this.model.tokenizer) };
+    }
+    return this.openingBiases;
   }
 
   /** The template's end-of-turn markers: single tokens stop by id, longer ones by text. */
