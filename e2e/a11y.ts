@@ -237,6 +237,11 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
         );
       }
     }
+  } catch (error) {
+    // The page went elsewhere on its own mid-check (a redirect): that state is gone, not failed.
+    if (!/Execution context was destroyed|navigat|closed/i.test(String(error))) throw error;
+    seen.delete(name);
+    return;
   } finally {
     if (!page.isClosed()) {
       if (original) await page.setViewportSize(original);
