@@ -22,11 +22,11 @@ import {
 } from "./chat-tools-helpers.ts";
 import {
   createDataDir,
+  createSubscriber,
   type HearthServer,
   launchBrowser,
   newPage,
   repoRoot,
-  runCli,
   startServer,
 } from "./harness.ts";
 
@@ -74,17 +74,7 @@ describe("chat tools", () => {
       }),
     );
     // Accounts made before the server starts: the embedded database allows one process at a time.
-    runCli(dataDir, [
-      "user",
-      "create",
-      "--email",
-      premium.email,
-      "--password",
-      password,
-      "--name",
-      premium.name,
-    ]);
-    runCli(dataDir, ["user", "set-role", premium.email, "--role", "premium", "--status", "active"]);
+    createSubscriber(dataDir, { ...premium, password });
     [server, browser] = await Promise.all([
       startServer({
         dataDir,

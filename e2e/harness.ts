@@ -158,6 +158,25 @@ export function createAdmin(dataDir: string, admin: { email: string; password: s
   ]);
 }
 
+/** A member on an active paid plan (premium sees every chat dialog), made before the server starts. */
+export function createSubscriber(
+  dataDir: string,
+  member: { email: string; password: string; name: string },
+  role: "minimal" | "basic" | "premium" = "premium",
+): void {
+  runCli(dataDir, [
+    "user",
+    "create",
+    "--email",
+    member.email,
+    "--password",
+    member.password,
+    "--name",
+    member.name,
+  ]);
+  runCli(dataDir, ["user", "set-role", member.email, "--role", role, "--status", "active"]);
+}
+
 export function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): string {
   const result = spawnSync(process.execPath, [serverEntry, ...args], {
     cwd: repoRoot,

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createAdmin,
   createDataDir,
+  createSubscriber,
   type HearthServer,
   launchBrowser,
   newPage,
   repoRoot,
-  runCli,
   startServer,
 } from "./harness.ts";
 
@@ -142,17 +142,7 @@ describe("keyboard-only chat", () => {
     if (!existsSync(bundled)) throw new Error("models/hearth-tiny.gguf is missing");
     const dataDir = createDataDir();
     // A premium account sees every chat dialog (Generation Settings needs a paid plan).
-    runCli(dataDir, [
-      "user",
-      "create",
-      "--email",
-      premium.email,
-      "--password",
-      password,
-      "--name",
-      premium.name,
-    ]);
-    runCli(dataDir, ["user", "set-role", premium.email, "--role", "premium", "--status", "active"]);
+    createSubscriber(dataDir, { ...premium, password });
     createAdmin(dataDir, { ...admin, password });
     [server, browser] = await Promise.all([
       startServer({ dataDir, env: { LLM_THREADS: "1", HEARTH_REVIEW_PUBLIC_BOTS: "false" } }),
