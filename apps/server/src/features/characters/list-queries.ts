@@ -32,7 +32,7 @@ const id = (dir: SortKey["dir"]): SortKey => ({ expr: sql`${c.id}`, dir, type: "
  * Listed bots: public, not deleted, not sent back by a moderator. Written as literals so the
  * planner matches the partial browse indexes (schema.ts) with the same predicate.
  */
-const listed = sql`${c.visibility} = 'public' and ${c.deletedAt} is null and ${c.moderationStatus} <> 'fix_required'`;
+const listed = sql`${c.visibility} = 'public' and ${c.deletedAt} is null and ${c.moderationStatus} <> 'fix_required' and not ${c.isUnderage}`;
 
 export const BROWSE_SORTS: Record<"popular" | "new" | "rating", SortKey[]> = {
   popular: [{ expr: sql`${c.numMessages}`, dir: "desc", type: "integer" }, id("desc")],

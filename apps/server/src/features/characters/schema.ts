@@ -21,7 +21,7 @@ import { users } from "../accounts/schema.ts";
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
 /** Listed means: reachable from browse, tags and creator pages (public, live, not rejected). */
-const listed = sql`visibility = 'public' and deleted_at is null and moderation_status <> 'fix_required'`;
+const listed = sql`visibility = 'public' and deleted_at is null and moderation_status <> 'fix_required' and not is_underage`;
 
 export const characters = pgTable(
   "characters",
@@ -57,6 +57,8 @@ export const characters = pgTable(
       .default("not_trained"),
     language: text("language").notNull().default("en"),
     isNsfw: boolean("is_nsfw").notNull().default(false),
+    /** Set by a moderator when a bot may depict minors: such a bot is never listed, whatever its visibility. */
+    isUnderage: boolean("is_underage").notNull().default(false),
     moderationStatus: text("moderation_status", {
       enum: ["approved", "pending", "rereview_required", "fix_required"],
     })
@@ -103,6 +105,25 @@ export const favorites = pgTable(
     primaryKey({ columns: [t.userId, t.characterId] }),
     index("favorites_user_idx").on(t.userId, t.createdAt.desc(), t.characterId.desc()),
     index("favorites_character_idx").on(t.characterId),
+  ],
+);
+
+/**
+ * Messages sent to a bot per calendar month (UTC, `YYYY-MM`), counted beside `num_messages`: the
+ * creators leaderboard scores a month by them, and guest chats that are purged still count.
+ */
+export const characterMonthlyMessages = pgTable(
+  "character_monthly_messages",
+  {
+    characterId: uuid("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    messages: integer("messages").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.characterId, t.month] }),
+    index("character_monthly_messages_month_idx").on(t.month),
   ],
 );
 

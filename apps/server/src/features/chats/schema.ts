@@ -70,7 +70,11 @@ export const messages = pgTable(
       .default("complete"),
     imageUrl: text("image_url"),
     imagePrompt: text("image_prompt"),
+    /** The user's message rating, 1-4 (Terrible, Bad, Great, Fantastic); set once. */
     rating: integer("rating"),
+    /** The reason chip chosen with the rating, and for a negative one what the user expected. */
+    ratingReason: text("rating_reason"),
+    ratingExpected: text("rating_expected"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
