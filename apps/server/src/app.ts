@@ -16,6 +16,7 @@ import { S3FileStorage } from "./adapters/s3-storage.ts";
 import type { Config } from "./config.ts";
 import { type Database, databaseTarget, openDatabase } from "./db/client.ts";
 import { type Auth, accountRoutes, authRoutes, createAuth } from "./features/accounts/index.ts";
+import { installBlocking } from "./features/blocking/index.ts";
 import {
   CharacterService,
   characterRoutes,
@@ -26,8 +27,12 @@ import {
 import { installChat, promptCostOf } from "./features/chats/index.ts";
 import { healthRoutes } from "./features/health/index.ts";
 import { InferenceService, loadRegistry, modelRoutes, openAiRoutes } from "./features/inference/index.ts";
+import { installLeaderboard } from "./features/leaderboard/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
+import { installModeration } from "./features/moderation/index.ts";
 import { personaRoutes } from "./features/personas/index.ts";
+import { installRatings } from "./features/ratings/index.ts";
+import { installRecommendations } from "./features/recommendations/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
@@ -145,6 +150,14 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     storage,
   });
+  const community = { config, db: database.db, auth, storage, queue, bus, characters };
+  const stopCommunity = [
+    await installModeration(app, community),
+    await installRatings(app, community),
+    await installBlocking(app, community),
+    await installLeaderboard(app, community),
+    await installRecommendations(app, community),
+  ];
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey });
   await app.register(healthRoutes, {
     version: config.version,
@@ -171,6 +184,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       if (closed) return;
       closed = true;
       stopUpkeep();
+      for (const stop of stopCommunity) stop();
       await app.close();
       await inference.close();
       await queue.close();

@@ -1,22 +1,32 @@
 import type { EndpointDef } from "../endpoint.ts";
 import { accountEndpoints } from "./accounts.ts";
+import { blockingEndpoints } from "./blocking.ts";
 import { characterEndpoints } from "./characters.ts";
 import { chatEndpoints } from "./chats.ts";
 import { generationEndpoints } from "./generation.ts";
+import { leaderboardEndpoints } from "./leaderboard.ts";
 import { modelEndpoints } from "./models.ts";
+import { moderationEndpoints } from "./moderation.ts";
 import { openAiEndpoints } from "./openai.ts";
 import { operationsEndpoints } from "./operations.ts";
 import { personaEndpoints } from "./personas.ts";
+import { ratingEndpoints } from "./ratings.ts";
+import { recommendationEndpoints } from "./recommendations.ts";
 
 export {
   accountEndpoints,
+  blockingEndpoints,
   characterEndpoints,
   chatEndpoints,
   generationEndpoints,
+  leaderboardEndpoints,
   modelEndpoints,
+  moderationEndpoints,
   openAiEndpoints,
   operationsEndpoints,
   personaEndpoints,
+  ratingEndpoints,
+  recommendationEndpoints,
 };
 
 /** Every endpoint Hearth serves, for the OpenAPI document, the route coverage test and the fuzz test. */
@@ -29,4 +39,9 @@ export const allEndpoints: readonly EndpointDef[] = [
   personaEndpoints,
   modelEndpoints,
   openAiEndpoints,
+  moderationEndpoints,
+  ratingEndpoints,
+  blockingEndpoints,
+  leaderboardEndpoints,
+  recommendationEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

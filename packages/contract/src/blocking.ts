@@ -1,0 +1,2 @@
+// Shapes of the blocking feature (issue 11).
+export {};

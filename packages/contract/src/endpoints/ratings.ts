@@ -1,0 +1,2 @@
+// Endpoints of the ratings feature (apps/server/src/features/ratings), issue 11.
+export const ratingEndpoints = {};

@@ -1,0 +1,2 @@
+// Shapes of the leaderboard feature (issue 11).
+export {};

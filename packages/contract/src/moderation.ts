@@ -1,0 +1,2 @@
+// Shapes of the moderation feature (issue 11).
+export {};

@@ -1,0 +1,2 @@
+// Shapes of the ratings feature (issue 11).
+export {};

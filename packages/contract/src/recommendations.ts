@@ -1,0 +1,2 @@
+// Shapes of the recommendations feature (issue 11).
+export {};
