@@ -1,9 +1,9 @@
 // The one Drizzle schema: every feature's tables, gathered for the client and drizzle-kit.
 export * from "../features/accounts/schema.ts";
+export * from "../features/blocking/schema.ts";
 export * from "../features/characters/schema.ts";
 export * from "../features/chats/schema.ts";
-export * from "../features/personas/schema.ts";
-export * from "../features/moderation/schema.ts";
-export * from "../features/ratings/schema.ts";
-export * from "../features/blocking/schema.ts";
 export * from "../features/leaderboard/schema.ts";
+export * from "../features/moderation/schema.ts";
+export * from "../features/personas/schema.ts";
+export * from "../features/ratings/schema.ts";
