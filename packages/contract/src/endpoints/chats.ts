@@ -16,6 +16,7 @@ import {
   removeMessagesQuery,
 } from "../chats.ts";
 import { endpoint, idParams } from "../endpoint.ts";
+import { messageRatingCreate } from "../ratings.ts";
 
 /**
  * Conversations and their messages (apps/server/src/features/chats). Every one is the signed-in
@@ -130,6 +131,16 @@ export const chatEndpoints = {
     params: idParams,
     query: removeMessagesQuery,
     response: removedMessages,
+  }),
+  rateMessage: endpoint({
+    method: "PUT",
+    path: "/api/messages/{id}/rating",
+    summary: "Rate a bot message 1-4 with a reason chip (and for 1-2 what was expected); once only (409)",
+    tag: "Chat tools",
+    access: "member",
+    params: idParams,
+    body: messageRatingCreate,
+    response: message,
   }),
   clone: endpoint({
     method: "POST",

@@ -1,2 +1,55 @@
-// Endpoints of the ratings feature (apps/server/src/features/ratings), issue 11.
-export const ratingEndpoints = {};
+import { endpoint, idParams } from "../endpoint.ts";
+import {
+  appEvent,
+  characterRatingSummary,
+  tagSuggestionDecided,
+  tagSuggestionDecision,
+  tagSuggestionList,
+  tagSuggestionParams,
+} from "../ratings.ts";
+
+/**
+ * Ratings and tag suggestions (apps/server/src/features/ratings). Client events arrive through
+ * one endpoint, `POST /api/event`, told apart by `event_name` (chat-and-characters §7).
+ */
+export const ratingEndpoints = {
+  event: endpoint({
+    method: "POST",
+    path: "/api/event",
+    summary:
+      "A client event: `characterRating` (members rate a public bot 1/3/5; again replaces) or " +
+      "`characterSuggestTags` (suggest tag changes; both lists empty discards the pending suggestion)",
+    tag: "Ratings",
+    access: "member",
+    body: appEvent,
+    response: null,
+  }),
+  characterRating: endpoint({
+    method: "GET",
+    path: "/api/characters/{id}/rating",
+    summary: "A bot's rating figures (like share, count) and the viewer's own rating",
+    tag: "Ratings",
+    access: "anyone",
+    params: idParams,
+    response: characterRatingSummary,
+  }),
+  tagSuggestions: endpoint({
+    method: "GET",
+    path: "/api/characters/{id}/tag-suggestions",
+    summary: "Members' pending tag suggestions for a bot (its creator or an admin)",
+    tag: "Ratings",
+    access: "creator",
+    params: idParams,
+    response: tagSuggestionList,
+  }),
+  decideTagSuggestion: endpoint({
+    method: "PUT",
+    path: "/api/characters/{id}/tag-suggestions/{sid}",
+    summary: "Accept (apply its tag change, 12 tags at most) or dismiss a pending tag suggestion",
+    tag: "Ratings",
+    access: "creator",
+    params: tagSuggestionParams,
+    body: tagSuggestionDecision,
+    response: tagSuggestionDecided,
+  }),
+};

@@ -5,6 +5,7 @@ import { countCharacterMessage } from "../characters/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
 import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
 import { generationRoutes } from "./generation/routes.ts";
+import { chatRatingRoutes } from "./rating-routes.ts";
 import { GENERATE_JOB, type GenerationDeps } from "./generation/service.ts";
 import { runGeneration } from "./generation/worker.ts";
 import { chatRoutes } from "./routes.ts";
@@ -24,6 +25,7 @@ export async function installChat(
   const chats = new ChatService({ db, storage: deps.storage });
   await app.register(chatRoutes, { db, auth: deps.auth, chats });
   await app.register(chatEditRoutes, { db, auth: deps.auth, chats });
+  await app.register(chatRatingRoutes, { db, auth: deps.auth });
   await app.register(generationRoutes, deps);
   queue.process<{ generationId: string }>(
     GENERATE_JOB,
