@@ -126,8 +126,7 @@ export type TagSuggestion = z.infer<typeof tagSuggestion>;
 export const tagSuggestionList = z.object({ tags: z.array(z.string()), suggestions: z.array(tagSuggestion) });
 export type TagSuggestionList = z.infer<typeof tagSuggestionList>;
 
-export const tagSuggestionParams = z.object({ id: uuidParam, sid: uuidParam });
-/** PUT /api/characters/{id}/tag-suggestions/{sid} */
+/** PUT /api/tag-suggestions/{id} */
 export const tagSuggestionDecision = z.object({ status: z.enum(["accepted", "dismissed"]) });
 export const tagSuggestionDecided = z.object({ suggestion: tagSuggestion, tags: z.array(z.string()) });
 

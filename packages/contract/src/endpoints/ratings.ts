@@ -5,7 +5,6 @@ import {
   tagSuggestionDecided,
   tagSuggestionDecision,
   tagSuggestionList,
-  tagSuggestionParams,
 } from "../ratings.ts";
 
 /**
@@ -44,11 +43,11 @@ export const ratingEndpoints = {
   }),
   decideTagSuggestion: endpoint({
     method: "PUT",
-    path: "/api/characters/{id}/tag-suggestions/{sid}",
+    path: "/api/tag-suggestions/{id}",
     summary: "Accept (apply its tag change, 12 tags at most) or dismiss a pending tag suggestion",
     tag: "Ratings",
     access: "creator",
-    params: tagSuggestionParams,
+    params: idParams,
     body: tagSuggestionDecision,
     response: tagSuggestionDecided,
   }),

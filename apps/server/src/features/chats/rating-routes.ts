@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
-import { type Auth, requireViewer } from "../accounts/index.ts";
+import { type Auth, assertNotRestricted, requireViewer } from "../accounts/index.ts";
 import { toMessage } from "./mappers.ts";
 import { assertOwnsConversation } from "./policy.ts";
 import { findConversation, findMessage } from "./queries.ts";
@@ -15,8 +15,9 @@ import { rateMessage } from "./rating-queries.ts";
  * negative level, what they expected. Someone else's message is a 404 like a missing one.
  */
 export async function chatRatingRoutes(app: FastifyInstance, { db, auth }: { db: Db; auth: Auth }) {
+  // Signed in (guests too) and not restricted, checked before the input is read.
   app.addHook("preHandler", async (req) => {
-    await requireViewer(auth, req);
+    assertNotRestricted(await requireViewer(auth, req));
   });
 
   route(app, chatEndpoints.rateMessage, async ({ req, params, body }) => {

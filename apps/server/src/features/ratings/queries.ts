@@ -128,16 +128,12 @@ export async function pendingSuggestions(db: Db, characterId: string): Promise<S
     .orderBy(asc(tagSuggestions.createdAt), asc(tagSuggestions.id));
 }
 
-export async function findSuggestion(
-  db: Db,
-  characterId: string,
-  id: string,
-): Promise<SuggestionWithAuthor | null> {
+export async function findSuggestion(db: Db, id: string): Promise<SuggestionWithAuthor | null> {
   const [row] = await db
     .select(withAuthor)
     .from(tagSuggestions)
     .innerJoin(users, eq(users.id, tagSuggestions.userId))
-    .where(and(eq(tagSuggestions.id, id), eq(tagSuggestions.characterId, characterId)))
+    .where(eq(tagSuggestions.id, id))
     .limit(1);
   return row ?? null;
 }

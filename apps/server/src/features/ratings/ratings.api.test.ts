@@ -292,40 +292,20 @@ describe.each(drivers)("ratings on %s", (driver) => {
       const gothic = list.suggestions.find((s) => s.tags_to_add.includes("gothic"));
       if (!cozy || !gothic) throw new Error("suggestions missing");
 
-      const other = await a.put(
-        `/api/characters/${tagged.id}/tag-suggestions/${cozy.id}`,
-        { status: "accepted" },
-        free,
-      );
+      const other = await a.put(`/api/tag-suggestions/${cozy.id}`, { status: "accepted" }, free);
       expect(other.statusCode).toBe(403);
-      const accepted = await a.put(
-        `/api/characters/${tagged.id}/tag-suggestions/${cozy.id}`,
-        { status: "accepted" },
-        creator,
-      );
+      const accepted = await a.put(`/api/tag-suggestions/${cozy.id}`, { status: "accepted" }, creator);
       expect(accepted.statusCode, accepted.body).toBe(200);
       expect(accepted.json<{ tags: string[] }>().tags).toEqual([...ELEVEN, "cozy"]);
-      const twice = await a.put(
-        `/api/characters/${tagged.id}/tag-suggestions/${cozy.id}`,
-        { status: "dismissed" },
-        creator,
-      );
+      const twice = await a.put(`/api/tag-suggestions/${cozy.id}`, { status: "dismissed" }, creator);
       expect(twice.statusCode).toBe(409);
 
       // Now at 12: "gothic" no longer fits.
       expect((await pending(creator)).suggestions.find((s) => s.id === gothic.id)?.fits).toBe(false);
-      const full = await a.put(
-        `/api/characters/${tagged.id}/tag-suggestions/${gothic.id}`,
-        { status: "accepted" },
-        creator,
-      );
+      const full = await a.put(`/api/tag-suggestions/${gothic.id}`, { status: "accepted" }, creator);
       expect(full.statusCode).toBe(400);
       expect(err(full).message).toBe(tagSuggestionMessages.tooMany);
-      const dismissed = await a.put(
-        `/api/characters/${tagged.id}/tag-suggestions/${gothic.id}`,
-        { status: "dismissed" },
-        admin,
-      );
+      const dismissed = await a.put(`/api/tag-suggestions/${gothic.id}`, { status: "dismissed" }, admin);
       expect(dismissed.statusCode, dismissed.body).toBe(200);
       expect((await a.get(`/api/characters/${tagged.id}`, creator)).json<Character>().tags).toEqual([
         ...ELEVEN,
@@ -343,17 +323,9 @@ describe.each(drivers)("ratings on %s", (driver) => {
         .where(eq(characters.id, waiting.id));
       const [s] = (await pending(creator, waiting.id)).suggestions;
       if (!s) throw new Error("no suggestion");
-      const res = await a.put(
-        `/api/characters/${waiting.id}/tag-suggestions/${s.id}`,
-        { status: "accepted" },
-        creator,
-      );
+      const res = await a.put(`/api/tag-suggestions/${s.id}`, { status: "accepted" }, creator);
       expect(res.statusCode).toBe(409);
-      const gone = await a.put(
-        `/api/characters/${waiting.id}/tag-suggestions/${s.id}`,
-        { status: "dismissed" },
-        creator,
-      );
+      const gone = await a.put(`/api/tag-suggestions/${s.id}`, { status: "dismissed" }, creator);
       expect(gone.statusCode).toBe(200);
     });
   });

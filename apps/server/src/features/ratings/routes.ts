@@ -9,7 +9,7 @@ import {
 } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import type { CommunityDeps } from "../../community-deps.ts";
-import { HttpError, notFound } from "../../http/errors.ts";
+import { HttpError, notFound, unauthorized } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import { assertNotRestricted, getViewer, type Viewer } from "../accounts/index.ts";
 import { invalidAccess } from "../characters/index.ts";
@@ -52,6 +52,9 @@ function presentSuggestion(s: SuggestionWithAuthor, tags: string[]): TagSuggesti
   };
 }
 
+const alreadyDecided = () =>
+  new HttpError(409, "conflict", "This suggestion was already accepted or dismissed.");
+
 const tooManyTags = () =>
   new HttpError(400, "invalidRequest", tagSuggestionMessages.tooMany, [
     { path: "tags_to_add", message: tagSuggestionMessages.tooMany },
@@ -63,6 +66,10 @@ const tooManyTags = () =>
  */
 export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps) {
   const { db, auth, characters } = deps;
+  // A restricted account is refused everything here before its input is read (403 restricted).
+  app.addHook("preHandler", async (req) => {
+    assertNotRestricted(await getViewer(auth, req));
+  });
 
   const handlers: EventHandlers = {
     async characterRating(viewer, event) {
@@ -106,7 +113,6 @@ export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps) {
 
   route(app, ratingEndpoints.characterRating, async ({ req, params }) => {
     const viewer = await getViewer(auth, req);
-    assertNotRestricted(viewer);
     const found = await characters.find(params.id, viewer?.id ?? null);
     if (!found || found.character.deletedAt) throw invalidAccess();
     const bot = found.character;
@@ -140,14 +146,13 @@ export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps) {
 
   route(app, ratingEndpoints.decideTagSuggestion, async ({ req, params, body }) => {
     const viewer = await getViewer(auth, req);
-    const found = await characters.find(params.id, viewer?.id ?? null);
+    const suggestion = await findSuggestion(db, params.id);
+    if (!viewer) throw unauthorized();
+    if (!suggestion) throw notFound("No such tag suggestion.");
+    const found = await characters.find(suggestion.suggestion.characterId, viewer.id);
     assertCanReviewSuggestions(viewer, found?.character ?? null);
     if (!found) throw invalidAccess();
-    const suggestion = await findSuggestion(db, params.id, params.sid);
-    if (!suggestion) throw notFound("No such tag suggestion.");
-    if (suggestion.suggestion.status !== "pending") {
-      throw new HttpError(409, "conflict", "This suggestion was already accepted or dismissed.");
-    }
+    if (suggestion.suggestion.status !== "pending") throw alreadyDecided();
     let tags = found.character.tags;
     if (body.status === "accepted") {
       const editor = assertCanAcceptSuggestion(viewer, found.character);
@@ -155,8 +160,8 @@ export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps) {
       if (next.length > MAX_TAGS) throw tooManyTags();
       tags = (await characters.update(editor, found.character, { tags: next })).tags;
     }
-    const settled = await settleSuggestion(db, params.sid, body.status);
-    if (!settled) throw new HttpError(409, "conflict", "This suggestion was already accepted or dismissed.");
+    const settled = await settleSuggestion(db, params.id, body.status);
+    if (!settled) throw alreadyDecided();
     return {
       suggestion: presentSuggestion({ suggestion: settled, username: suggestion.username }, tags),
       tags,
