@@ -29,7 +29,7 @@ import { healthRoutes } from "./features/health/index.ts";
 import { InferenceService, loadRegistry, modelRoutes, openAiRoutes } from "./features/inference/index.ts";
 import { installLeaderboard } from "./features/leaderboard/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
-import { installModeration } from "./features/moderation/index.ts";
+import { installModeration, moderationHooks } from "./features/moderation/index.ts";
 import { personaRoutes } from "./features/personas/index.ts";
 import { installRatings } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
@@ -82,6 +82,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     storage,
     countTokens: modelTokenCounter(inference),
     reviewPublicBots: config.reviewPublicBots,
+    moderation: moderationHooks,
   });
 
   const app = Fastify({

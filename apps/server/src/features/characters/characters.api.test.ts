@@ -387,7 +387,7 @@ describe.each(drivers)("characters API on %s", (driver) => {
       const seen = body<Character>(await a.get(`/api/characters/${c.id}?switch=T1`, creator));
       expect(seen.moderationReport).toEqual(decision);
       const fixed = body<Character>(await a.patch(`/api/characters/${c.id}`, { greeting: "Hi" }, creator));
-      expect(fixed.moderationReport.moderation_status).toBe("pending");
+      expect(fixed.moderationReport.moderation_status).toBe("rereview_required");
       expect((await a.put(url, { moderation_status: "maybe" }, people.admin)).statusCode).toBe(400);
       expect((await a.put(url, "{", people.admin)).statusCode).toBe(400);
     });

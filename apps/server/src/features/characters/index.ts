@@ -16,12 +16,18 @@ export {
   INVALID_ACCESS_MESSAGE,
   invalidAccess,
 } from "./policy.ts";
-export { toCard } from "./present.ts";
+export { toCard, toCharacter } from "./present.ts";
 export { countCharacterMessage, type FoundCharacter, findCharacter } from "./queries.ts";
 export { characterRoutes } from "./routes.ts";
 export type { CharacterRow } from "./schema.ts";
 export { ensureSystemUser, SYSTEM_USERNAME, seedDemoCharacters } from "./seed.ts";
-export { CharacterService, chattableCharacter } from "./service.ts";
+export {
+  type AdminAction,
+  CharacterService,
+  chattableCharacter,
+  type ModerationHooks,
+  type ModeratorChange,
+} from "./service.ts";
 export { estimateTokens, modelTokenCounter } from "./tokens.ts";
 
 /**
@@ -29,6 +35,10 @@ export { estimateTokens, modelTokenCounter } from "./tokens.ts";
  * with the bot's ratings, in the same transaction (`db` may be one). updated_at is left alone: a
  * rating is not an edit.
  */
-export async function setCharacterRatingScore(db: Db, characterId: string, score: number | null): Promise<void> {
+export async function setCharacterRatingScore(
+  db: Db,
+  characterId: string,
+  score: number | null,
+): Promise<void> {
   await db.update(characters).set({ ratingScore: score }).where(eq(characters.id, characterId));
 }

@@ -11,8 +11,9 @@ export function statusOnCreate(visibility: Visibility, reviewPublicBots: boolean
 }
 
 /**
- * After a creator's edit: a bot that is public afterwards is reviewed again; an unlisted bot a
- * moderator had sent back (fix_required, rereview_required) goes back to them as resubmitted;
+ * After a creator's edit: a bot that is public afterwards is reviewed again (pending, when reviews
+ * are on); a bot a moderator sent back (fix_required) and its creator fixed goes back to them as
+ * rereview_required, public or unlisted, reviews on or off, since a moderator asked for the fix;
  * a private bot is seen by nobody else, so there is nothing to review.
  */
 export function statusOnCreatorEdit(
@@ -20,10 +21,17 @@ export function statusOnCreatorEdit(
   visibility: Visibility,
   reviewPublicBots: boolean,
 ): ModerationStatus {
-  const review: ModerationStatus = reviewPublicBots ? "pending" : "approved";
+  const resubmitted = current === "fix_required" || current === "rereview_required";
+  const review: ModerationStatus = resubmitted
+    ? "rereview_required"
+    : reviewPublicBots
+      ? "pending"
+      : "approved";
   if (visibility === "public") return review;
-  if (visibility === "hidden") {
-    return current === "fix_required" || current === "rereview_required" ? review : current;
-  }
+  if (visibility === "hidden") return resubmitted ? review : current;
   return "approved";
 }
+
+/** The states in which a bot waits for a moderator: its creator cannot edit it meanwhile. */
+export const awaitsReview = (status: ModerationStatus): boolean =>
+  status === "pending" || status === "rereview_required";

@@ -1,6 +1,7 @@
 import type { Visibility } from "@hearth/contract";
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
 import { assertNotRestricted, assertPermission, isRestricted, type Viewer } from "../accounts/index.ts";
+import { awaitsReview } from "./moderation.ts";
 import type { CharacterRow } from "./schema.ts";
 
 /**
@@ -83,14 +84,14 @@ export function assertCanOpenEditor(viewer: MaybeViewer, c: PolicyCharacter): Vi
 
 /**
  * Saving changes (fields, avatar). A creator also needs create_character (a limited account keeps
- * reading its bots but cannot change them), and cannot edit while the bot waits for review.
- * Admins edit anything at any time.
+ * reading its bots but cannot change them), and cannot edit while the bot waits for review
+ * (pending, or rereview_required after a fix). Admins edit anything at any time (audited).
  */
 export function assertCanEdit(viewer: MaybeViewer, c: PolicyCharacter): Viewer {
   const v = assertCanOpenEditor(viewer, c);
   if (isAdmin(v)) return v;
   assertPermission(v, "create_character");
-  if (c.moderationStatus === "pending") throw new HttpError(409, "conflict", IN_REVIEW_MESSAGE);
+  if (awaitsReview(c.moderationStatus)) throw new HttpError(409, "conflict", IN_REVIEW_MESSAGE);
   return v;
 }
 
@@ -166,7 +167,7 @@ export function assertCanListOwn(viewer: MaybeViewer): Viewer {
   return viewer;
 }
 
-/** Completing a review: moderators are admins until the moderation feature adds its own role. */
+/** Moderating (the review table, approve or send back): administrators. */
 export function assertCanModerate(viewer: MaybeViewer): Viewer {
   if (!viewer) throw unauthorized();
   assertPermission(viewer, "admin");

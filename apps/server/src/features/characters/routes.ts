@@ -10,7 +10,6 @@ import {
   assertCanCreate,
   assertCanDelete,
   assertCanEdit,
-  assertCanModerate,
   assertCanOpenEditor,
   assertCanSetVisibility,
   assertCanView,
@@ -20,7 +19,7 @@ import { type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-c
 
 /**
  * The characters API (chat-and-characters §7, DESIGN §5): create, profile, edit view, edit,
- * delete, and a moderator's decision. Lists, favorites, avatars and card files register from
+ * delete. Lists, favorites, avatars and card files register from
  * their own files. Every route is declared in packages/contract/src/endpoints/characters.ts.
  */
 /**
@@ -88,14 +87,8 @@ export async function characterRoutes(app: FastifyInstance, deps: CharactersRout
     return undefined;
   });
 
-  // Until the moderation feature brings the review table, an admin completes a review here.
-  const moderator = async (req: FastifyRequest) => assertCanModerate(await getViewer(deps.auth, req));
-  await guardedRoute(app, characterEndpoints.moderate, moderator, async ({ req, body: decision }) => {
-    const viewer = await moderator(req);
-    const { found } = await loadCharacter(deps, req);
-    const row = await service.moderate(found.character, decision);
-    return toCharacter({ ...found, character: row }, viewer, storage);
-  });
+  // characterEndpoints.moderate (approve or send back) is served by the moderation feature,
+  // which closes the bot's reviews and writes the audit log with the decision.
 
   await app.register(listRoutes, deps);
   await app.register(avatarRoutes, deps);

@@ -1,16 +1,12 @@
-import type {
-  CharacterModerationUpdate,
-  characterCreate,
-  characterUpdate,
-  ModerationStatus,
-} from "@hearth/contract";
+import type { characterCreate, characterUpdate, ModerationStatus } from "@hearth/contract";
+import { and, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { avatarFileKey, deleteAvatarFiles, storeAvatar } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/index.ts";
 import type { ExportableCharacter } from "./cards/types.ts";
-import { statusOnCreate, statusOnCreatorEdit } from "./moderation.ts";
+import { awaitsReview, statusOnCreate, statusOnCreatorEdit } from "./moderation.ts";
 import { assertCanChat, invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
 import {
   type FoundCharacter,
@@ -20,7 +16,7 @@ import {
   softDeleteCharacter,
   updateCharacter,
 } from "./queries.ts";
-import type { CharacterRow, NewCharacterRow } from "./schema.ts";
+import { type CharacterRow, characters, type NewCharacterRow } from "./schema.ts";
 import { promptText, type TokenCounter } from "./tokens.ts";
 
 export type CharacterFields = z.output<typeof characterCreate>;
@@ -32,7 +28,44 @@ export interface CharactersDeps {
   countTokens: TokenCounter;
   /** HEARTH_REVIEW_PUBLIC_BOTS */
   reviewPublicBots: boolean;
+  /**
+   * The moderators' queue (the moderation feature implements it; characters does not import it).
+   * Absent in tools without one (the import CLI, which only makes private bots).
+   */
+  moderation?: ModerationHooks;
 }
+
+/** An administrator's action for the audit log: the changed fields before and after. */
+export interface AdminAction {
+  actorUserId: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** What characters asks of moderation, always inside the transaction of the change itself. */
+export interface ModerationHooks {
+  /** A bot started waiting for a moderator: open its review unless one is open (one per bot). */
+  botAwaitsReview(tx: Db, characterId: string, kind: "new_bot" | "edited_bot"): Promise<void>;
+  /** An administrator changed someone else's bot (the editor): one audit log row. */
+  recordAdminAction(tx: Db, action: AdminAction): Promise<void>;
+}
+
+/** The columns a moderator changes (the review table's actions, approve and send back, reports). */
+export type ModeratorChange = Partial<
+  Pick<
+    NewCharacterRow,
+    | "visibility"
+    | "isNsfw"
+    | "isUnderage"
+    | "moderationStatus"
+    | "reasonForModeration"
+    | "actionTakenDescription"
+    | "reportsType"
+  >
+>;
 
 /** What an import or the seed adds beyond the editable fields. */
 export interface CreateExtras {
@@ -84,7 +117,7 @@ export class CharacterService {
 
   async create(creatorId: string, fields: CharacterFields, extras: CreateExtras = {}): Promise<CharacterRow> {
     const columns = toColumns(fields) as NewCharacterRow;
-    return insertCharacter(this.deps.db, {
+    const values: NewCharacterRow = {
       ...columns,
       creatorUserId: creatorId,
       tokenCount: await this.deps.countTokens(promptText(columns as Required<NewCharacterRow>)),
@@ -92,6 +125,16 @@ export class CharacterService {
         extras.moderationStatus ?? statusOnCreate(fields.visibility, this.deps.reviewPublicBots),
       characterBook: extras.characterBook ?? null,
       extensions: extras.extensions ?? {},
+    };
+    const reviews = this.deps.moderation;
+    if (!reviews || !awaitsReview(values.moderationStatus ?? "approved")) {
+      return insertCharacter(this.deps.db, values);
+    }
+    // The bot and its review appear together: no pending bot without a review to clear it.
+    return this.deps.db.transaction(async (tx) => {
+      const row = await insertCharacter(tx as unknown as Db, values);
+      await reviews.botAwaitsReview(tx as unknown as Db, row.id, "new_bot");
+      return row;
     });
   }
 
@@ -102,15 +145,33 @@ export class CharacterService {
     if (PROMPT_COLUMNS.some((k) => columns[k] !== undefined && columns[k] !== row[k])) {
       columns.tokenCount = await this.deps.countTokens(promptText(merged));
     }
-    // A moderator editing someone's bot does not change its review state.
+    // A moderator editing someone's bot does not change its review state; it is audited instead.
     if (isCreator(viewer, row)) {
       columns.moderationStatus = statusOnCreatorEdit(
         row.moderationStatus,
         merged.visibility,
         this.deps.reviewPublicBots,
       );
+      return this.save(row.id, columns);
     }
-    return this.save(row.id, columns);
+    const hooks = this.deps.moderation;
+    if (!hooks || !viewer) return this.save(row.id, columns);
+    return this.deps.db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const after = await updateCharacter(tx, row.id, columns);
+      if (!after) throw invalidAccess();
+      const keys = Object.keys(columns) as (keyof CharacterRow)[];
+      const pick = (r: CharacterRow) => Object.fromEntries(keys.map((k) => [k, r[k]]));
+      await hooks.recordAdminAction(tx, {
+        actorUserId: viewer.id,
+        action: "character.edit",
+        targetType: "character",
+        targetId: row.id,
+        before: pick(row),
+        after: pick(after),
+      });
+      return after;
+    });
   }
 
   async delete(row: CharacterRow): Promise<void> {
@@ -146,17 +207,44 @@ export class CharacterService {
     return updated;
   }
 
-  /** A moderator's decision; reasons and the action text are replaced only when given. */
-  moderate(row: CharacterRow, decision: CharacterModerationUpdate): Promise<CharacterRow> {
-    return this.save(row.id, {
-      moderationStatus: decision.moderation_status,
-      ...(decision.reason_for_moderation !== undefined && {
-        reasonForModeration: decision.reason_for_moderation,
-      }),
-      ...(decision.action_taken_description !== undefined && {
-        actionTakenDescription: decision.action_taken_description,
-      }),
-    });
+  /**
+   * A moderator's change, written in the caller's transaction so the moderation feature can
+   * record it (audit log, reviews) in the same one. The row is locked first, so `before` is what
+   * the change replaced. `change` may be computed from the row. Null when the bot is gone.
+   */
+  async moderateIn(
+    tx: Db,
+    id: string,
+    change: ModeratorChange | ((before: CharacterRow) => ModeratorChange),
+  ): Promise<{ before: CharacterRow; after: CharacterRow } | null> {
+    const before = await this.lockLive(tx, id);
+    if (!before) return null;
+    const columns = typeof change === "function" ? change(before) : change;
+    const after = await updateCharacter(tx, id, columns);
+    return after ? { before, after } : null;
+  }
+
+  /** A moderator's deletion, in the caller's transaction; `removeFiles` after it commits. */
+  async deleteIn(tx: Db, id: string): Promise<CharacterRow | null> {
+    const before = await this.lockLive(tx, id);
+    if (!before) return null;
+    await softDeleteCharacter(tx, id);
+    return before;
+  }
+
+  /** The avatar files of a bot deleted in a transaction, once that transaction has committed. */
+  removeFiles(row: CharacterRow): Promise<void> {
+    return deleteAvatarFiles(this.deps.storage, row.avatarKey);
+  }
+
+  private async lockLive(tx: Db, id: string): Promise<CharacterRow | null> {
+    const [row] = await tx
+      .select()
+      .from(characters)
+      .where(and(eq(characters.id, id), isNull(characters.deletedAt)))
+      .for("update")
+      .limit(1);
+    return row ?? null;
   }
 
   /** What the card writer needs: every field, the kept card data, and the avatar bytes. */
@@ -191,8 +279,18 @@ export class CharacterService {
     };
   }
 
+  /** Writes a change; one that puts the bot in review opens its review in the same transaction. */
   private async save(id: string, columns: Partial<NewCharacterRow>): Promise<CharacterRow> {
-    const row = await updateCharacter(this.deps.db, id, columns);
+    const reviews = this.deps.moderation;
+    const status = columns.moderationStatus;
+    const row =
+      reviews && status && awaitsReview(status)
+        ? await this.deps.db.transaction(async (tx) => {
+            const updated = await updateCharacter(tx as unknown as Db, id, columns);
+            if (updated) await reviews.botAwaitsReview(tx as unknown as Db, id, "edited_bot");
+            return updated;
+          })
+        : await updateCharacter(this.deps.db, id, columns);
     // Deleted between the read and the write: the same answer as any unseen bot.
     if (!row) throw invalidAccess();
     return row;
