@@ -2,6 +2,7 @@ import type { ModerationStatus, Visibility } from "@hearth/contract";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../accounts/schema.ts";
+import { blockedCreators } from "../blocking/schema.ts";
 import {
   afterCursor,
   type CursorValue,
@@ -33,6 +34,15 @@ const id = (dir: SortKey["dir"]): SortKey => ({ expr: sql`${c.id}`, dir, type: "
  * planner matches the partial browse indexes (schema.ts) with the same predicate.
  */
 const listed = sql`${c.visibility} = 'public' and ${c.deletedAt} is null and ${c.moderationStatus} <> 'fix_required' and not ${c.isUnderage}`;
+
+/**
+ * Leaves out bots whose creator the viewer blocked (issue 11: hidden from browse, search, tags
+ * and creator pages). Reads the blocking feature's table only (decision 010's read-only join).
+ */
+function notBlockedBy(viewerId: string | null | undefined): SQL | undefined {
+  if (!viewerId) return undefined;
+  return sql`not exists (select 1 from ${blockedCreators} where ${blockedCreators.userId} = ${viewerId} and ${blockedCreators.creatorUserId} = ${c.creatorUserId})`;
+}
 
 export const BROWSE_SORTS: Record<"popular" | "new" | "rating", SortKey[]> = {
   popular: [{ expr: sql`${c.numMessages}`, dir: "desc", type: "integer" }, id("desc")],
@@ -89,6 +99,8 @@ export interface BrowseOptions {
   sort: keyof typeof BROWSE_SORTS;
   limit: number;
   cursor?: string;
+  /** The signed-in viewer: their blocked creators' bots are left out. */
+  viewerId?: string | null;
 }
 
 /** The browse page: listed bots, searched, filtered by all given tags, sorted. */
@@ -100,6 +112,7 @@ export function browseCharacters(db: Db, o: BrowseOptions): Promise<CardPage> {
       o.nsfw ? undefined : sql`${c.isNsfw} = false`,
       o.q ? textMatch(o.q) : undefined,
       o.tags.length ? sql`${c.tags} @> ${textArray(o.tags)}` : undefined,
+      notBlockedBy(o.viewerId),
     ],
     BROWSE_SORTS[o.sort],
     o,
@@ -167,10 +180,21 @@ export async function listFavorites(
 /** A creator page shows their listed bots, most used first; creators with more than this page through search. */
 export const CREATOR_PAGE_LIMIT = 120;
 
-export async function listCreatorCharacters(db: Db, creatorId: string, nsfw: boolean): Promise<CardRow[]> {
+/** A creator's listed bots; none when the viewer blocked them. */
+export async function listCreatorCharacters(
+  db: Db,
+  creatorId: string,
+  nsfw: boolean,
+  viewerId?: string | null,
+): Promise<CardRow[]> {
   const { rows } = await cardPage(
     db,
-    [listed, eq(c.creatorUserId, creatorId), nsfw ? undefined : sql`${c.isNsfw} = false`],
+    [
+      listed,
+      eq(c.creatorUserId, creatorId),
+      nsfw ? undefined : sql`${c.isNsfw} = false`,
+      notBlockedBy(viewerId),
+    ],
     BROWSE_SORTS.popular,
     { limit: CREATOR_PAGE_LIMIT },
   );
@@ -180,12 +204,13 @@ export async function listCreatorCharacters(db: Db, creatorId: string, nsfw: boo
 /** Most used tags over listed bots, for the browse page's chips. */
 export async function popularTags(
   db: Db,
-  o: { nsfw: boolean; limit: number },
+  o: { nsfw: boolean; limit: number; viewerId?: string | null },
 ): Promise<{ tag: string; count: number }[]> {
+  const blocked = notBlockedBy(o.viewerId);
   const result = await db.execute<{ tag: string; count: number }>(sql`
     select t.tag, count(*)::int as count
     from ${c}, unnest(${c.tags}) as t(tag)
-    where ${listed} ${o.nsfw ? sql`` : sql`and ${c.isNsfw} = false`}
+    where ${listed} ${o.nsfw ? sql`` : sql`and ${c.isNsfw} = false`} ${blocked ? sql`and ${blocked}` : sql``}
     group by t.tag
     order by count desc, t.tag asc
     limit ${o.limit}`);

@@ -30,13 +30,24 @@ export async function listRoutes(app: FastifyInstance, deps: CharactersRouteDeps
   const owner = async (req: FastifyRequest) => assertCanListOwn(await viewerOf(req));
   const member = async (req: FastifyRequest) => assertCanKeepFavorites(await viewerOf(req));
 
-  await guardedRoute(app, characterEndpoints.browse, anyone, async ({ query: q }) =>
-    toPage(await browseCharacters(db, { ...q, nsfw: allowNsfw(config, q.nsfw) })),
-  );
+  // A member's blocked creators' bots are left out of browse, search and the tag counts (issue 11).
+  await guardedRoute(app, characterEndpoints.browse, anyone, async ({ req, query: q }) => {
+    const viewer = await viewerOf(req);
+    return toPage(
+      await browseCharacters(db, { ...q, nsfw: allowNsfw(config, q.nsfw), viewerId: viewer?.id }),
+    );
+  });
 
-  await guardedRoute(app, characterEndpoints.tags, anyone, async ({ query: q }) => ({
-    tags: await popularTags(db, { limit: q.limit, nsfw: allowNsfw(config, q.nsfw) }),
-  }));
+  await guardedRoute(app, characterEndpoints.tags, anyone, async ({ req, query: q }) => {
+    const viewer = await viewerOf(req);
+    return {
+      tags: await popularTags(db, {
+        limit: q.limit,
+        nsfw: allowNsfw(config, q.nsfw),
+        viewerId: viewer?.id,
+      }),
+    };
+  });
 
   await guardedRoute(app, characterEndpoints.mine, owner, async ({ req, query }) => {
     const viewer = await owner(req);
@@ -60,10 +71,11 @@ export async function listRoutes(app: FastifyInstance, deps: CharactersRouteDeps
     return { is_favorite: false, num_favorites: await removeFavorite(db, fan.id, found.character.id) };
   });
 
-  await guardedRoute(app, characterEndpoints.creator, anyone, async ({ params, query }) => {
+  await guardedRoute(app, characterEndpoints.creator, anyone, async ({ req, params, query }) => {
     const creator = await findCreatorByUsername(db, params.username);
     if (!creator) throw notFound("There is no creator with this name.");
-    const rows = await listCreatorCharacters(db, creator.id, allowNsfw(config, query.nsfw));
+    const viewer = await viewerOf(req);
+    const rows = await listCreatorCharacters(db, creator.id, allowNsfw(config, query.nsfw), viewer?.id);
     return {
       creator: { id: creator.id, username: creator.username, name: creator.name, avatar_url: creator.image },
       characters: rows.map((r) => toCard(r, storage)),

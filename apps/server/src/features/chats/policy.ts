@@ -1,5 +1,8 @@
+import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { assertPermission, type Viewer } from "../accounts/index.ts";
+import { assertCreatorNotBlocked } from "../blocking/index.ts";
+import { type CharacterRow, chattableCharacter } from "../characters/index.ts";
 import type { ConversationRow } from "./schema.ts";
 
 /**
@@ -12,4 +15,15 @@ export function assertOwnsConversation(
 ): asserts conversation is ConversationRow {
   assertPermission(viewer, "view_chat");
   if (!conversation || conversation.userId !== viewer.id) throw notFound("No such conversation.");
+}
+
+/**
+ * The character a chat may use, for every chat path (starting, listing one's chats with a bot,
+ * reading or continuing one): visible and not restricted (characters' 404 `invalidAccess`), and
+ * its creator not blocked by the viewer (403 `blockedBotCreator`, chat-and-characters §6, §8).
+ */
+export async function chattable(db: Db, viewer: Viewer, characterId: string): Promise<CharacterRow> {
+  const character = await chattableCharacter(db, viewer, characterId);
+  await assertCreatorNotBlocked(db, viewer, character.creatorUserId);
+  return character;
 }

@@ -4,9 +4,9 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import { type Auth, requireViewer } from "../accounts/index.ts";
-import { chattableCharacter } from "../characters/index.ts";
+import { assertCreatorNotBlocked } from "../blocking/index.ts";
 import { toMessage } from "./mappers.ts";
-import { assertOwnsConversation } from "./policy.ts";
+import { assertOwnsConversation, chattable } from "./policy.ts";
 import {
   deleteConversation,
   findConversation,
@@ -44,7 +44,7 @@ export async function chatRoutes(
 
   route(app, chatEndpoints.listForCharacter, async ({ req, params, query }) => {
     const viewer = await requireViewer(auth, req);
-    await chattableCharacter(db, viewer, params.id);
+    await chattable(db, viewer, params.id);
     const page = await listConversations(db, viewer.id, {
       limit: query.limit,
       lastId: query.last_id,
@@ -57,7 +57,11 @@ export async function chatRoutes(
     const viewer = await requireViewer(auth, req);
     const conversation = await findConversation(db, params.id);
     assertOwnsConversation(viewer, conversation);
-    return chats.withCard(conversation);
+    const full = await chats.withCard(conversation);
+    // Reading a chat with a blocked creator's bot answers blockedBotCreator, so the chat screen
+    // shows the Unblock Creator button instead of a chat that cannot continue.
+    await assertCreatorNotBlocked(db, viewer, full.character.creator_user_id);
+    return full;
   });
 
   route(app, chatEndpoints.update, async ({ req, params, body: change }) => {

@@ -8,9 +8,10 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/index.ts";
-import { chattableCharacter, findCardRows, toCard } from "../characters/index.ts";
+import { findCardRows, toCard } from "../characters/index.ts";
 import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
 import { toConversation, toMessage } from "./mappers.ts";
+import { chattable } from "./policy.ts";
 import { resolveMacros } from "./prompt.ts";
 import { findUnstartedConversation, insertConversation, messagePage } from "./queries.ts";
 import type { ConversationRow } from "./schema.ts";
@@ -30,7 +31,7 @@ export class ChatService {
     input: { characterId: string; userPersonaId: string | null },
   ): Promise<ConversationCreated> {
     const { db } = this.deps;
-    const character = await chattableCharacter(db, viewer, input.characterId);
+    const character = await chattable(db, viewer, input.characterId);
     await this.assertOwnPersona(viewer, input.userPersonaId);
     // Opening a chat again before writing in it reuses the one already opened, instead of
     // leaving a trail of empty chats.

@@ -6,10 +6,9 @@ import { HttpError } from "../../../http/errors.ts";
 import type { EventBus } from "../../../ports/bus.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
 import type { Viewer } from "../../accounts/index.ts";
-import { chattableCharacter } from "../../characters/index.ts";
 import { type InferenceService, resolveModelChoice } from "../../inference/index.ts";
 import { toMessage } from "../mappers.ts";
-import { assertOwnsConversation } from "../policy.ts";
+import { assertOwnsConversation, chattable } from "../policy.ts";
 import {
   addAlternative,
   appendMessage,
@@ -60,7 +59,7 @@ export class GenerationService {
     const { db } = deps;
     const conversation = await findConversation(db, req.conversation_id);
     assertOwnsConversation(viewer, conversation);
-    const character = await chattableCharacter(db, viewer, conversation.characterId);
+    const character = await chattable(db, viewer, conversation.characterId);
     if (req.type === "image") {
       if (!viewer.permissions.includes("conversation_images")) {
         throw new HttpError(
