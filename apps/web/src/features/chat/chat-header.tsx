@@ -12,6 +12,7 @@ import {
   DropdownMenuTrigger,
 } from "../../ui/dropdown-menu.tsx";
 import { ShareDialog } from "../characters/share-dialog.tsx";
+import { RateChatbot } from "../ratings/rate-chatbot.tsx";
 
 const built = (path: string) => routeEntry(path)?.screen !== undefined;
 
@@ -86,6 +87,7 @@ export function ChatHeader({
           </div>
         </div>
         <div className="flex shrink-0 items-center gap-0.5">
+          <RateChatbot character={character} />
           {shareable ? <ShareDialog characterId={character.id} name={character.name} compact /> : null}
           <DropdownMenu>
             <DropdownMenuTrigger asChild>

@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, ChevronsRight, ImageIcon, RefreshCw } from "
 import { memo, type ReactNode } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import { cn } from "../../ui/cn.ts";
+import { MessageRating } from "../ratings/message-rating.tsx";
 import type { ChatRow } from "./chat-state.ts";
 import { type EditKind, MessageEditor } from "./message-editor.tsx";
 import { iconButton, MessageMenu } from "./message-menu.tsx";
@@ -254,6 +255,8 @@ export const MessageRow = memo(function MessageRow({
   const onEdit = editable && tools ? () => tools.onEdit(message.id, "text") : undefined;
   const onEditImagePrompt =
     editable && tools && message.image_prompt !== null ? () => tools.onEdit(message.id, "image") : undefined;
+  // Rate (§2 action row, §4 "Message rating"): a finished bot reply the server has stored.
+  const rateable = bot && stored && !quiet && !streaming && message.state !== "streaming" && content !== "";
   const menu = (className?: string) =>
     quiet || streaming ? null : (
       <MessageMenu
@@ -297,6 +300,9 @@ export const MessageRow = memo(function MessageRow({
                 </>
               ))}
           </div>
+          {!lastBot && rateable ? (
+            <MessageRating message={message} className={cn(iconButton, message.rating === null && reveal)} />
+          ) : null}
           {lastBot ? null : menu(reveal)}
         </div>
         {lastBot ? (
@@ -316,6 +322,7 @@ export const MessageRow = memo(function MessageRow({
                 <ImageIcon aria-hidden />
               </ActionButton>
             ) : null}
+            {rateable ? <MessageRating message={message} className={iconButton} /> : null}
             <Alternatives row={row} actions={lastBot} />
             {menu()}
             {note ? <span className="px-1.5 text-xs text-muted">{note}</span> : null}
