@@ -500,8 +500,8 @@ describe.each(drivers)("moderation on %s", (driver) => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const q = `status=open&kind=new_bot&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-        const page = (await a.get(`/api/admin/reviews?${q}`, admin)).json<AdminReviewPage>();
+        const q: string = `status=open&kind=new_bot&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+        const page: AdminReviewPage = (await a.get(`/api/admin/reviews?${q}`, admin)).json<AdminReviewPage>();
         expect(page.reviews.every((r) => r.kind === "new_bot")).toBe(true);
         seen.push(...page.reviews.map((r) => r.character_id));
         cursor = page.next_cursor;
