@@ -41,6 +41,7 @@ import {
   validateCharacter,
 } from "../../features/characters/validation.ts";
 import { WritingGuide } from "../../features/characters/writing-guide.tsx";
+import { TagSuggestionsPanel } from "../../features/ratings/tag-suggestions-panel.tsx";
 import { errorMessage, isApiRequestError } from "../../lib/api.ts";
 import { pageTitle } from "../../lib/brand.ts";
 import { useAppConfig, useMe } from "../../lib/session.ts";
@@ -202,6 +203,15 @@ function Editor({ character, userId }: { character: Character; userId: string })
       />
       <div className="flex flex-col gap-5 sm:gap-6">
         <ModerationBanner character={character} />
+        <TagSuggestionsPanel
+          characterId={character.id}
+          blocked={blocked}
+          // An accepted suggestion is saved already: the form takes its tags as the saved ones.
+          onTagsChanged={(tags) => {
+            setOriginal((o) => ({ ...o, tags }));
+            setValues((v) => ({ ...v, tags }));
+          }}
+        />
         {showRestored && restored.current ? (
           <Banner
             tone="info"

@@ -14,6 +14,7 @@ import {
   TagList,
 } from "../../features/characters/profile-parts.tsx";
 import { CharacterUnavailable, isUnavailable, LoadFailed } from "../../features/characters/unavailable.tsx";
+import { SuggestTags } from "../../features/ratings/suggest-tags.tsx";
 import { pageTitle } from "../../lib/brand.ts";
 import { useAppConfig } from "../../lib/session.ts";
 import { Badge } from "../../ui/badge.tsx";
@@ -70,6 +71,7 @@ function ClassicProfile({ character, blurred }: { character: Character; blurred:
         <div className="flex min-w-0 flex-1 flex-col gap-4">
           <Heading character={character} />
           <TagList tags={character.tags} />
+          <SuggestTags character={character} />
           <ProfileStats character={character} />
           <ProfileActions character={character} />
         </div>
@@ -98,6 +100,7 @@ function NewProfile({ character, blurred }: { character: Character; blurred: boo
       </aside>
       <div className="flex min-w-0 flex-col gap-4">
         <TagList tags={character.tags} />
+        <SuggestTags character={character} />
         <Greeting character={character} />
         <DefinitionSections character={character} />
       </div>
