@@ -203,6 +203,7 @@ describe("route table", () => {
       "/accessDenied",
       "/admin/models",
       "/admin/users",
+      "/blocked-creators",
       "/character/create",
       "/character/edit/$characterId",
       "/chat/$characterId",
@@ -222,6 +223,8 @@ describe("route table", () => {
       "/personas",
       "/personas/create",
       "/personas/edit/$personaId",
+      "/recommended",
+      "/recommended/mine",
       "/sign-in",
       "/sign-up",
     ]);
@@ -233,20 +236,31 @@ describe("visibleNav", () => {
     visibleNav(me).flatMap((section) => section.items.map((item) => item.label));
 
   it("filters the navigation by permission", () => {
-    expect(labels(null)).toEqual(["Home"]);
-    expect(labels(free)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites", "Personas"]);
-    expect(labels(guest)).toEqual(["Home"]);
+    expect(labels(null)).toEqual(["Home", "Recommended"]);
+    expect(labels(free)).toEqual([
+      "Home",
+      "Chats",
+      "Create",
+      "My Chatbots",
+      "Favorites",
+      "Recommended",
+      "Personas",
+      "Blocked creators",
+    ]);
+    expect(labels(guest)).toEqual(["Home", "Recommended"]);
     expect(labels(admin)).toEqual([
       "Home",
       "Chats",
       "Create",
       "My Chatbots",
       "Favorites",
+      "Recommended",
       "Personas",
+      "Blocked creators",
       "Users",
       "Models",
     ]);
     const reader = user({ permissions: ["site_access", "view_chat"] });
-    expect(labels(reader)).toEqual(["Home", "Chats", "Favorites"]);
+    expect(labels(reader)).toEqual(["Home", "Chats", "Favorites", "Recommended", "Blocked creators"]);
   });
 });

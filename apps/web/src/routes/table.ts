@@ -104,7 +104,16 @@ export const routeTable: readonly RouteEntry[] = [
     title: "Creator",
     screen: () => import("./characters/creator.tsx"),
   },
-  { path: "/blocked-creators", layout: "main", login: true, permission: "view_chat" }, // named here; §6 needs login
+  // Named here; §6 needs login: signed-out visitors and guests see 'You are not logged in yet!' (§2.2).
+  {
+    path: "/blocked-creators",
+    layout: "main",
+    login: true,
+    permission: "view_chat",
+    signedOutScreen: true,
+    title: "Blocked creators",
+    screen: () => import("./blocked-creators.tsx"),
+  },
   {
     path: "/chats",
     layout: "main",
@@ -147,9 +156,27 @@ export const routeTable: readonly RouteEntry[] = [
   // Listed as open, but §2.2 and §6 say the portal is for signed-in users only.
   { path: "/manage-subscription", layout: "main", login: true },
   { path: "/portal", layout: "main", login: true },
-  { path: "/recommended", layout: "main" }, // named here
-  { path: "/recommended/mine", layout: "main", permission: "view_my_chat_bots" }, // named here
-  { path: "/report", layout: "main", permission: "report_character" }, // named here
+  // Recommended Bots: one open entry, one needing view_my_chat_bots (§2.1); the same screen.
+  {
+    path: "/recommended", // named here
+    layout: "main",
+    title: "Recommended Bots",
+    screen: () => import("./recommended.tsx"),
+  },
+  {
+    path: "/recommended/mine", // named here
+    layout: "main",
+    permission: "view_my_chat_bots",
+    title: "Recommended Bots",
+    screen: () => import("./recommended.tsx"),
+  },
+  {
+    path: "/report", // named here
+    layout: "main",
+    permission: "report_character",
+    title: "Report a chatbot",
+    screen: () => import("./report.tsx"),
+  },
 
   // Account pages Hearth adds: creating an account and signing in happen here, not at a provider.
   {
@@ -230,9 +257,23 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/link/$pledgeService", layout: "main", login: true },
   { path: "/link/$pledgeService/$transientId", layout: "main", login: true },
   // Protected, report_character (with the optional character id)
-  { path: "/report/$characterId", layout: "main", login: true, permission: "report_character" },
+  {
+    path: "/report/$characterId",
+    layout: "main",
+    login: true,
+    permission: "report_character",
+    title: "Report a chatbot",
+    screen: () => import("./report.tsx"),
+  },
   // Protected, login only
-  { path: "/admin/reviews", layout: "main", login: true },
+  // The screen itself sends anyone without the admin permission to /accessDenied.
+  {
+    path: "/admin/reviews",
+    layout: "main",
+    login: true,
+    title: "Reviews",
+    screen: () => import("./admin/reviews.tsx"),
+  },
   // Hearth's operator page: user management needs the admin permission.
   {
     path: "/admin/users",

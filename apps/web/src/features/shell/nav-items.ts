@@ -1,12 +1,15 @@
 import type { Me, Permission } from "@hearth/contract";
 import {
+  Ban,
   Bot,
+  ClipboardCheck,
   Cpu,
   Drama,
   Heart,
   House,
   type LucideIcon,
   MessagesSquare,
+  Sparkles,
   SquarePen,
   Users,
 } from "lucide-react";
@@ -37,13 +40,16 @@ const navSections: NavSection[] = [
       { to: "/chatbot/create", label: "Create", icon: SquarePen },
       { to: "/my-chatbots", label: "My Chatbots", icon: Bot },
       { to: "/favorites", label: "Favorites", icon: Heart },
+      { to: "/recommended", label: "Recommended", icon: Sparkles },
       { to: "/personas", label: "Personas", icon: Drama, membersOnly: true, needs: "personas" },
+      { to: "/blocked-creators", label: "Blocked creators", icon: Ban, membersOnly: true },
     ],
   },
   {
     label: "Admin",
     items: [
       { to: "/admin/users", label: "Users", icon: Users },
+      { to: "/admin/reviews", label: "Reviews", icon: ClipboardCheck, needs: "admin" },
       { to: "/admin/models", label: "Models", icon: Cpu },
     ],
   },
