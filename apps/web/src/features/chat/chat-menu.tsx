@@ -1,9 +1,23 @@
 import type { Conversation } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { Copy, Cpu, Eraser, PencilLine, SlidersHorizontal, Type, UserRound } from "lucide-react";
+import {
+  Ban,
+  Copy,
+  Cpu,
+  Eraser,
+  Heart,
+  HeartOff,
+  PencilLine,
+  ShieldCheck,
+  SlidersHorizontal,
+  Type,
+  UserRound,
+} from "lucide-react";
 import { routeEntry } from "../../routes/table.ts";
 import { DropdownMenuItem, DropdownMenuSeparator } from "../../ui/dropdown-menu.tsx";
+import { blockedCreatorsQuery } from "../blocking/api.ts";
+import { characterQuery, useFavorite } from "../characters/api.ts";
 import { personaListQuery } from "../personas/api.ts";
 import { currentPersona } from "./persona-dialog.tsx";
 import type { ToolDialog } from "./use-chat-tools.ts";
@@ -15,6 +29,41 @@ export interface ChatMenuAccess {
   generationSettings: boolean;
   /** The viewer created this chatbot (§6: only the creator sees Edit Chatbot). */
   creator: boolean;
+  /** Signed in and not a guest: favorites and blocks are members' (§6). */
+  member: boolean;
+}
+
+/** Add/Remove Bot From Favorite (§2), for members on others' bots (§6: not one's own). */
+function FavoriteEntry({ characterId }: { characterId: string }) {
+  const character = useQuery(characterQuery(characterId));
+  const favorite = useFavorite(characterId);
+  const isFavorite = character.data?.is_favorite ?? false;
+  return (
+    <DropdownMenuItem
+      disabled={!character.data || favorite.isPending}
+      onSelect={() => favorite.mutate(!isFavorite)}
+    >
+      {isFavorite ? <HeartOff aria-hidden /> : <Heart aria-hidden />}
+      {isFavorite ? "Remove Bot From Favorite" : "Add Bot To Favorite"}
+    </DropdownMenuItem>
+  );
+}
+
+/** Block Creator, or Unblock Creator when they are blocked already (§2), hidden for the creator and guests (§6). */
+function BlockEntry({ creatorId, onOpen }: { creatorId: string; onOpen: (dialog: ToolDialog) => void }) {
+  const blocked = useQuery(blockedCreatorsQuery);
+  const isBlocked = blocked.data?.creators.some((c) => c.id === creatorId) ?? false;
+  return isBlocked ? (
+    <DropdownMenuItem onSelect={() => onOpen("unblock")}>
+      <ShieldCheck aria-hidden />
+      Unblock Creator
+    </DropdownMenuItem>
+  ) : (
+    <DropdownMenuItem onSelect={() => onOpen("block")}>
+      <Ban aria-hidden />
+      Block Creator
+    </DropdownMenuItem>
+  );
 }
 
 function PersonaEntryLabel({ conversation }: { conversation: Conversation }) {
@@ -34,8 +83,8 @@ function PersonaEntryLabel({ conversation }: { conversation: Conversation }) {
 
 /**
  * The chat menu's tool entries (§2), after Start New Chat and View Saved Chats. An entry is only
- * listed when it works for this viewer; the ones not built yet (favorite, block, voice, memories)
- * are left out rather than shown dead.
+ * listed when it works for this viewer; the ones not built yet (voice, memories) are left out
+ * rather than shown dead.
  */
 export function ChatMenuTools({
   conversation,
@@ -73,6 +122,12 @@ export function ChatMenuTools({
         <Type aria-hidden />
         Change Title
       </DropdownMenuItem>
+      {access.member && !access.creator ? (
+        <>
+          <FavoriteEntry characterId={conversation.character_id} />
+          <BlockEntry creatorId={conversation.character.creator_user_id} onOpen={onOpen} />
+        </>
+      ) : null}
       {editable ? (
         <DropdownMenuItem asChild>
           <Link to={`/chatbot/edit/${encodeURIComponent(conversation.character_id)}`}>

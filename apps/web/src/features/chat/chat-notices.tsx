@@ -4,6 +4,7 @@ import { Ban, Clock, Lock, RotateCcw, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
+import { UnblockFromChat } from "../blocking/unblock-from-chat.tsx";
 import type { ChatNotice } from "./chat-state.ts";
 
 /** The retry countdown of chat-and-characters §4: from 5 s, down by 0.5 s every 500 ms. */
@@ -180,8 +181,17 @@ const accessCopy = {
   },
 } as const;
 
-/** invalidAccess and blockedBotCreator (§8): shown in place of the conversation, not dismissible. */
-export function AccessState({ code }: { code: keyof typeof accessCopy }) {
+/**
+ * invalidAccess and blockedBotCreator (§8): shown in place of the conversation, not dismissible.
+ * A blocked creator's bot offers Unblock Creator, which unblocks and then `onUnblocked` reloads the chat.
+ */
+export function AccessState({
+  code,
+  unblock,
+}: {
+  code: keyof typeof accessCopy;
+  unblock?: { characterId: string; onUnblocked: () => void };
+}) {
   const copy = accessCopy[code];
   return (
     <div
@@ -197,7 +207,10 @@ export function AccessState({ code }: { code: keyof typeof accessCopy }) {
         <p className="text-muted">{copy.text}</p>
       </div>
       <div className="flex flex-wrap justify-center gap-2">
-        <Button asChild>
+        {code === "blockedBotCreator" && unblock ? (
+          <UnblockFromChat characterId={unblock.characterId} onUnblocked={unblock.onUnblocked} />
+        ) : null}
+        <Button asChild variant={code === "blockedBotCreator" && unblock ? "outline" : "primary"}>
           <Link to="/">Find other characters</Link>
         </Button>
         <Button asChild variant="outline">

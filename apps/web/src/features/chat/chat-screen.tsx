@@ -1,6 +1,6 @@
 import type { Conversation, MessagePage } from "@hearth/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
+import { useNavigate, useParams } from "@tanstack/react-router";
 import { RotateCcw } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage, isApiRequestError } from "../../lib/api.ts";
@@ -9,6 +9,7 @@ import { useAppConfig, useMe } from "../../lib/session.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
+import { UnblockFromChat } from "../blocking/unblock-from-chat.tsx";
 import {
   chatKeys,
   conversationQuery,
@@ -62,7 +63,12 @@ export function ChatFrame({ children }: { children: ReactNode }) {
 /** Load failures other than access: say what happened and offer a retry. */
 export function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const code = accessCode(error);
-  if (code) return <AccessState code={code} />;
+  const { characterId } = useParams({ strict: false }) as { characterId?: string };
+  if (code) {
+    return (
+      <AccessState code={code} unblock={characterId ? { characterId, onUnblocked: onRetry } : undefined} />
+    );
+  }
   return (
     <div className="mx-auto flex w-full max-w-[800px] flex-1 items-center px-4">
       <Banner
@@ -254,6 +260,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
               personas: member && Boolean(me?.permissions.includes("personas")),
               generationSettings: canTuneGeneration(me, config),
               creator: me?.id === character.creator_user_id,
+              member,
             }}
             idle={idle && tools.pick === null}
             onOpen={tools.openDialog}
@@ -318,7 +325,15 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
           />
         ) : null}
         {problem?.kind === "access" ? (
-          <Banner tone="danger">
+          <Banner
+            tone="danger"
+            action={
+              problem.code === "blockedBotCreator" && member ? (
+                // The chat's state holds the refusal: a fresh load is the simple way back in.
+                <UnblockFromChat characterId={character.id} onUnblocked={() => window.location.reload()} />
+              ) : null
+            }
+          >
             {problem.code === "blockedBotCreator"
               ? "You have blocked the creator of this character. Please unblock creator to use this character."
               : "You are not allowed to chat with this character. It's either private or deleted."}

@@ -1,4 +1,5 @@
 import type { Conversation } from "@hearth/contract";
+import { BlockCreatorDialog, UnblockCreatorDialog } from "../blocking/block-dialogs.tsx";
 import type { ChatRow } from "./chat-state.ts";
 import { CloneDialog } from "./clone-dialog.tsx";
 import { GenerationSettingsDialog } from "./generation-settings-dialog.tsx";
@@ -6,6 +7,12 @@ import { ModelDialog } from "./model-dialog.tsx";
 import { PersonaDialog } from "./persona-dialog.tsx";
 import { TitleDialog } from "./title-dialog.tsx";
 import type { ChatTools, ToolDialog } from "./use-chat-tools.ts";
+
+/** The bot's creator, as the Block and Unblock Creator modals name them. */
+const creatorOf = (conversation: Conversation) => ({
+  id: conversation.character.creator_user_id,
+  username: conversation.character.creator_username ?? "this creator",
+});
 
 /** The chat menu's modals (§2), one open at a time. */
 export function ChatToolDialogs({
@@ -37,6 +44,8 @@ export function ChatToolDialogs({
       <PersonaDialog conversation={conversation} {...openProps("persona")} />
       <ModelDialog userId={userId} {...openProps("model")} />
       <GenerationSettingsDialog userId={userId} {...openProps("settings")} />
+      <BlockCreatorDialog creator={creatorOf(conversation)} {...openProps("block")} />
+      <UnblockCreatorDialog creator={creatorOf(conversation)} {...openProps("unblock")} />
     </>
   );
 }

@@ -14,7 +14,7 @@ import type { useChat } from "./use-chat.ts";
  * the remove-messages and clone pick modes, and which of the menu's modals is open.
  */
 
-export type ToolDialog = "title" | "clone" | "settings" | "model" | "persona";
+export type ToolDialog = "title" | "clone" | "settings" | "model" | "persona" | "block" | "unblock";
 
 export interface CloneDraft {
   mode: "full" | "partial";
