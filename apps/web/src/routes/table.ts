@@ -150,7 +150,12 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/pledge/welcome", layout: "main" }, // named here: welcome for the pledge-linking service
   { path: "/partner", layout: "main" }, // named here: partner promo
   { path: "/easter-giveaway", layout: "main" },
-  { path: "/creators/leaderboard", layout: "main" },
+  {
+    path: "/creators/leaderboard",
+    layout: "main",
+    title: "Creators Leaderboard",
+    screen: () => import("./leaderboard.tsx"),
+  },
   { path: "/download", layout: "main" },
   { path: "/apps/android", layout: "main" },
   // Listed as open, but §2.2 and §6 say the portal is for signed-in users only.

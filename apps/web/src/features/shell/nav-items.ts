@@ -11,6 +11,7 @@ import {
   MessagesSquare,
   Sparkles,
   SquarePen,
+  Trophy,
   Users,
 } from "lucide-react";
 import { canOpen } from "../../routes/guard.ts";
@@ -42,6 +43,7 @@ const navSections: NavSection[] = [
       { to: "/favorites", label: "Favorites", icon: Heart },
       { to: "/recommended", label: "Recommended", icon: Sparkles },
       { to: "/personas", label: "Personas", icon: Drama, membersOnly: true, needs: "personas" },
+      { to: "/creators/leaderboard", label: "Leaderboard", icon: Trophy },
       { to: "/blocked-creators", label: "Blocked creators", icon: Ban, membersOnly: true },
     ],
   },
