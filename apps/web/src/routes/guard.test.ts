@@ -216,6 +216,7 @@ describe("route table", () => {
       "/chats",
       "/chats/$characterId",
       "/creator/$username",
+      "/creators/leaderboard",
       "/favorites",
       "/my-characters",
       "/my-chatbots",
@@ -236,7 +237,7 @@ describe("visibleNav", () => {
     visibleNav(me).flatMap((section) => section.items.map((item) => item.label));
 
   it("filters the navigation by permission", () => {
-    expect(labels(null)).toEqual(["Home", "Recommended"]);
+    expect(labels(null)).toEqual(["Home", "Recommended", "Leaderboard"]);
     expect(labels(free)).toEqual([
       "Home",
       "Chats",
@@ -245,9 +246,10 @@ describe("visibleNav", () => {
       "Favorites",
       "Recommended",
       "Personas",
+      "Leaderboard",
       "Blocked creators",
     ]);
-    expect(labels(guest)).toEqual(["Home", "Recommended"]);
+    expect(labels(guest)).toEqual(["Home", "Recommended", "Leaderboard"]);
     expect(labels(admin)).toEqual([
       "Home",
       "Chats",
@@ -256,11 +258,19 @@ describe("visibleNav", () => {
       "Favorites",
       "Recommended",
       "Personas",
+      "Leaderboard",
       "Blocked creators",
       "Users",
       "Models",
     ]);
     const reader = user({ permissions: ["site_access", "view_chat"] });
-    expect(labels(reader)).toEqual(["Home", "Chats", "Favorites", "Recommended", "Blocked creators"]);
+    expect(labels(reader)).toEqual([
+      "Home",
+      "Chats",
+      "Favorites",
+      "Recommended",
+      "Leaderboard",
+      "Blocked creators",
+    ]);
   });
 });
