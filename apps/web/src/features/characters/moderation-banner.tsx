@@ -2,8 +2,9 @@ import type { Character } from "@hearth/contract";
 import { Banner } from "../../ui/banner.tsx";
 
 /**
- * The editor's review banner (chat-and-characters §4): pending bots are in the review queue and
- * can't be edited; fix_required bots are 'Rejected', or 'Reported' when users reported them.
+ * The editor's review banner (chat-and-characters §4): pending bots (and fixed ones waiting for a
+ * second look, rereview_required) are in the review queue and can't be edited; fix_required
+ * bots are 'Rejected', or 'Reported' when users reported them.
  */
 export function ModerationBanner({ character }: { character: Character }) {
   const { moderation_status, reason_for_moderation, action_taken_description } = character.moderationReport;
@@ -17,7 +18,7 @@ export function ModerationBanner({ character }: { character: Character }) {
   if (moderation_status === "rereview_required") {
     return (
       <Banner tone="info" title="This chatbot is in the review queue">
-        It will be reviewed again after your changes.
+        Your fix was sent back to the moderators. You can edit it again once they have looked at it.
       </Banner>
     );
   }

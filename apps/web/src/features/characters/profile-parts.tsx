@@ -1,7 +1,7 @@
 import { type Character, mentionsUser, resolveMacros } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { Heart, MessageCircle, MessagesSquare, Pencil, ThumbsUp, Type } from "lucide-react";
+import { Flag, Heart, MessageCircle, MessagesSquare, Pencil, ThumbsUp, Type } from "lucide-react";
 import { Tooltip } from "radix-ui";
 import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
@@ -11,7 +11,7 @@ import { MessageText } from "../chat/message-text.tsx";
 import { personaListQuery } from "../personas/api.ts";
 import { useFavorite } from "./api.ts";
 import { compactCount, exactCount, likePercent } from "./format.ts";
-import { chatBuilt, chatHref, editHref } from "./links.ts";
+import { chatBuilt, chatHref, editHref, reportBuilt } from "./links.ts";
 import { ShareDialog } from "./share-dialog.tsx";
 
 /** Chat Now: the chat screen when it exists, else a disabled button that says why. */
@@ -83,7 +83,21 @@ export function FavoriteButton({ character }: { character: Character }) {
   );
 }
 
-/** Chat Now, Favorite, Share (public or hidden bots), Edit (the creator). */
+/** Report this bot (members with report_character; the creator reports from My Chatbots). */
+function ReportLink({ character }: { character: Character }) {
+  const me = useMe();
+  if (character.is_creator || !reportBuilt() || !me?.permissions.includes("report_character")) return null;
+  return (
+    <Button asChild variant="outline">
+      <Link to={`/report/${encodeURIComponent(character.id)}`}>
+        <Flag aria-hidden />
+        Report
+      </Link>
+    </Button>
+  );
+}
+
+/** Chat Now, Favorite, Share (public or hidden bots), Edit (the creator), Report (members). */
 export function ProfileActions({ character, stacked }: { character: Character; stacked?: boolean }) {
   const shareable = character.visibility === "public" || character.visibility === "hidden";
   return (
@@ -97,6 +111,7 @@ export function ProfileActions({ character, stacked }: { character: Character; s
       <ChatNowButton character={character} className="col-span-2" />
       <FavoriteButton character={character} />
       {shareable ? <ShareDialog characterId={character.id} name={character.name} /> : null}
+      <ReportLink character={character} />
       {character.is_creator ? (
         <Button asChild variant="outline">
           <Link to={editHref(character.id)}>

@@ -1,5 +1,7 @@
-import { Check, Copy, Ellipsis, ImageIcon, Pencil } from "lucide-react";
-import { useRef } from "react";
+import { useParams } from "@tanstack/react-router";
+import { Check, Copy, Ellipsis, Flag, ImageIcon, Pencil } from "lucide-react";
+import { useRef, useState } from "react";
+import { useMe } from "../../lib/session.ts";
 import { useCopy } from "../../lib/use-copy.ts";
 import { cn } from "../../ui/cn.ts";
 import {
@@ -8,6 +10,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from "../../ui/dropdown-menu.tsx";
+import { FlagDialog, type FlaggedMessage } from "../moderation/flag-dialog.tsx";
 
 export const iconButton =
   "inline-flex size-9 items-center justify-center rounded-lg text-muted transition hover:bg-surface-2 hover:text-fg " +
@@ -21,12 +24,19 @@ interface MessageMenuProps {
   onEdit?: () => void;
   /** Edit image prompt, for messages that have one. */
   onEditImagePrompt?: () => void;
+  /** Report: a stored bot message of the viewer's chat (the flag names its conversation). */
+  report?: { messageId: string; conversationId: string };
 }
 
-/** The message menu of §2: Copy (with a 2-second confirmation) and Edit. */
-export function MessageMenu({ text, className, onEdit, onEditImagePrompt }: MessageMenuProps) {
+/** The message menu of §2: Copy (with a 2-second confirmation), Edit, and Report (the §4 flow). */
+export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report }: MessageMenuProps) {
   const { copied, copy: copyText } = useCopy();
   const copy = () => copyText(text);
+  const me = useMe();
+  // The chat's route names its bot; flags need report_character (members, not guests).
+  const { characterId } = useParams({ strict: false }) as { characterId?: string };
+  const canReport = Boolean(report && characterId && me?.permissions.includes("report_character"));
+  const [flagging, setFlagging] = useState<FlaggedMessage | null>(null);
   // An edit box takes the focus: the closing menu must not hand it back to its button.
   const keepFocus = useRef(false);
 
@@ -73,8 +83,15 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt }: Mess
               Edit image prompt
             </DropdownMenuItem>
           ) : null}
+          {canReport && report && characterId ? (
+            <DropdownMenuItem onSelect={() => setFlagging({ ...report, characterId })}>
+              <Flag aria-hidden />
+              Report
+            </DropdownMenuItem>
+          ) : null}
         </DropdownMenuContent>
       </DropdownMenu>
+      <FlagDialog message={flagging} onOpenChange={(open) => (open ? null : setFlagging(null))} />
       <span role="status" className={cn("text-xs text-success", copied ? "pr-1" : "sr-only")}>
         {copied ? "Copied" : ""}
       </span>

@@ -264,6 +264,9 @@ export const MessageRow = memo(function MessageRow({
         className={className}
         onEdit={onEdit}
         onEditImagePrompt={lastBot ? undefined : onEditImagePrompt}
+        report={
+          bot && stored ? { messageId: message.id, conversationId: message.conversation_id } : undefined
+        }
       />
     );
   const editor =

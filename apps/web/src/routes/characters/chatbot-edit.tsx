@@ -72,8 +72,10 @@ function Editor({ character, userId }: { character: Character; userId: string })
   const update = useUpdateCharacter(character.id);
   const avatarChanged = useAvatarChanged();
   const status = character.moderationReport.moderation_status;
-  const blocked = status === "pending";
-  const syncsDraft = status === "fix_required";
+  // An administrator edits anyone's bot at any time (the server audits it); a creator waits for review.
+  const moderating = !character.is_creator;
+  const blocked = !moderating && (status === "pending" || status === "rereview_required");
+  const syncsDraft = !moderating && status === "fix_required";
 
   const [original, setOriginal] = useState<CharacterFormValues>(() => valuesFromCharacter(character));
   // A fix draft with edits from an earlier visit is restored (chat-and-characters §4).
@@ -202,6 +204,11 @@ function Editor({ character, userId }: { character: Character; userId: string })
         }
       />
       <div className="flex flex-col gap-5 sm:gap-6">
+        {moderating ? (
+          <Banner tone="warning" title="You are editing someone else's chatbot">
+            As an administrator. Your changes are recorded in the audit log.
+          </Banner>
+        ) : null}
         <ModerationBanner character={character} />
         <TagSuggestionsPanel
           characterId={character.id}
@@ -358,7 +365,7 @@ function Editor({ character, userId }: { character: Character; userId: string })
   );
 }
 
-/** /chatbot/edit/{characterId}: the creator's editor (chat-and-characters §2). */
+/** /chatbot/edit/{characterId}: the creator's editor (chat-and-characters §2), open to administrators too. */
 export default function ChatbotEditScreen() {
   const me = useMe();
   const { characterId = "" } = useParams({ strict: false }) as { characterId?: string };
@@ -375,6 +382,7 @@ export default function ChatbotEditScreen() {
     if (isUnavailable(character.error)) return <CharacterUnavailable />;
     return <LoadFailed error={character.error} onRetry={() => void character.refetch()} />;
   }
-  if (!me || !character.data.is_creator) return <NotAllowed />;
+  const admin = me?.permissions.includes("admin") ?? false;
+  if (!me || !(character.data.is_creator || admin)) return <NotAllowed />;
   return <Editor key={character.data.id} character={character.data} userId={me.id} />;
 }
