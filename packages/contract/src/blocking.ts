@@ -11,7 +11,8 @@ export const BLOCKED_BOT_CREATOR_MESSAGE =
 /** One blocked creator, as the Blocked creators page lists them. */
 export const blockedCreator = z.object({
   id: z.string(),
-  username: z.string(),
+  /** Null for an account that never chose a username (it has no creator page). */
+  username: z.string().nullable(),
   name: z.string().nullable(),
   avatar_url: z.string().nullable(),
   blocked_at: z.string(),

@@ -23,20 +23,13 @@ export async function blockingRoutes(app: FastifyInstance, deps: { db: Db; auth:
     const viewer = await viewerOf(req);
     const rows = await listBlockedCreators(db, viewer.id);
     return {
-      creators: rows.flatMap((r) =>
-        // A creator without a username is an account that has no public face: not listable.
-        r.username
-          ? [
-              {
-                id: r.id,
-                username: r.username,
-                name: r.name,
-                avatar_url: r.image,
-                blocked_at: r.blockedAt.toISOString(),
-              },
-            ]
-          : [],
-      ),
+      creators: rows.map((r) => ({
+        id: r.id,
+        username: r.username,
+        name: r.name,
+        avatar_url: r.image,
+        blocked_at: r.blockedAt.toISOString(),
+      })),
     };
   });
 
@@ -45,7 +38,7 @@ export async function blockingRoutes(app: FastifyInstance, deps: { db: Db; auth:
     assertNotSelf(viewer, body.creator);
     const creator = await findViewer(db, body.creator);
     // Guests have no page and no public bots to hide: they are not creators one can block.
-    if (!creator || creator.isGuest || !creator.username) throw notFound("There is no creator with this id.");
+    if (!creator || creator.isGuest) throw notFound("There is no creator with this id.");
     await insertBlock(db, viewer.id, creator.id);
     return {
       creator: { id: creator.id, username: creator.username, name: creator.name, avatar_url: creator.image },

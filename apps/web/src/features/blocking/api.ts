@@ -13,7 +13,11 @@ export const blockedCreatorsQuery = queryOptions({
 });
 
 /** A creator as the dialogs name them. */
-export type CreatorRef = Pick<BlockedCreator, "id" | "username">;
+export type CreatorRef = Pick<BlockedCreator, "id" | "username"> & { name?: string | null };
+
+/** How a creator is named in text: @username, else their name (an account with no username has no page). */
+export const creatorLabel = (c: CreatorRef) =>
+  c.username ? `@${c.username}` : c.name?.trim() || "this creator";
 
 /**
  * Blocking or unblocking changes what lists show (browse, search, tags, creator pages,

@@ -2,7 +2,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
-import { type CreatorRef, useBlockCreator, useUnblockCreator } from "./api.ts";
+import { type CreatorRef, creatorLabel, useBlockCreator, useUnblockCreator } from "./api.ts";
 
 interface DialogProps {
   /** The creator to block or unblock; null keeps the dialog closed. */
@@ -25,7 +25,7 @@ export function BlockCreatorDialog({ creator, open, onOpenChange, onDone }: Dial
       {creator ? (
         <DialogContent
           title="Block Creator"
-          description={`Block @${creator.username}? All of their chatbots are hidden from you, and you can't chat with any of them, this one included, until you unblock them. You can unblock them any time from Blocked creators.`}
+          description={`Block ${creatorLabel(creator)}? All of their chatbots are hidden from you, and you can't chat with any of them, this one included, until you unblock them. You can unblock them any time from Blocked creators.`}
         >
           {block.isError ? <Banner tone="danger">{errorMessage(block.error)}</Banner> : null}
           <DialogFooter>
@@ -65,7 +65,7 @@ export function UnblockCreatorDialog({ creator, open, onOpenChange, onDone }: Di
       {creator ? (
         <DialogContent
           title="Unblock Creator"
-          description={`Unblock @${creator.username}? Their chatbots show up for you again and you can chat with them.`}
+          description={`Unblock ${creatorLabel(creator)}? Their chatbots show up for you again and you can chat with them.`}
         >
           {unblock.isError ? <Banner tone="danger">{errorMessage(unblock.error)}</Banner> : null}
           <DialogFooter>

@@ -2,6 +2,7 @@ import type { BlockedCreator } from "@hearth/contract";
 import { Link } from "@tanstack/react-router";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
+import { creatorLabel } from "./api.ts";
 
 /**
  * The five colours the initial circles cycle through (accounts-billing-admin §2.2), each a text
@@ -31,12 +32,12 @@ export function BlockedCreatorList({
       className="flex flex-col divide-y divide-border rounded-xl border border-border bg-surface"
     >
       {creators.map((creator, index) => {
-        const shown = creator.name?.trim() || creator.username;
+        const shown = creator.name?.trim() || creator.username || "?";
         return (
           <li
             key={creator.id}
             className="flex items-center gap-3 px-4 py-3"
-            data-blocked-creator={creator.username}
+            data-blocked-creator={creator.username ?? creator.id}
           >
             <span
               aria-hidden
@@ -50,17 +51,21 @@ export function BlockedCreatorList({
             </span>
             <div className="flex min-w-0 flex-1 flex-col">
               <span className="truncate font-medium">{shown}</span>
-              <Link
-                to={`/creator/${encodeURIComponent(creator.username)}`}
-                className="truncate text-sm text-accent-text underline-offset-2 hover:underline"
-              >
-                @{creator.username}
-              </Link>
+              {creator.username ? (
+                <Link
+                  to={`/creator/${encodeURIComponent(creator.username)}`}
+                  className="truncate text-sm text-accent-text underline-offset-2 hover:underline"
+                >
+                  @{creator.username}
+                </Link>
+              ) : (
+                <span className="text-sm text-muted">No creator page</span>
+              )}
             </div>
             <Button
               variant="outline"
               size="sm"
-              aria-label={`Unblock @${creator.username}`}
+              aria-label={`Unblock ${creatorLabel(creator)}`}
               onClick={() => onUnblock(creator)}
             >
               Unblock

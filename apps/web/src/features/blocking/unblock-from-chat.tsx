@@ -18,9 +18,7 @@ export function UnblockFromChat({
   const character = useQuery(characterQuery(characterId));
   const [open, setOpen] = useState(false);
   const data = character.data;
-  const creator = data
-    ? { id: data.creator_user_id, username: data.creator_username ?? "this creator" }
-    : null;
+  const creator = data ? { id: data.creator_user_id, username: data.creator_username } : null;
   return (
     <>
       <Button disabled={!creator} loading={character.isPending} onClick={() => setOpen(true)}>

@@ -11,7 +11,7 @@ import type { ChatTools, ToolDialog } from "./use-chat-tools.ts";
 /** The bot's creator, as the Block and Unblock Creator modals name them. */
 const creatorOf = (conversation: Conversation) => ({
   id: conversation.character.creator_user_id,
-  username: conversation.character.creator_username ?? "this creator",
+  username: conversation.character.creator_username,
 });
 
 /** The chat menu's modals (§2), one open at a time. */
