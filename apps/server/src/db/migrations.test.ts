@@ -9,7 +9,7 @@ import * as schema from "./schema.ts";
 
 /** The table names the Drizzle schema declares, sorted. */
 function schemaTables(): string[] {
-  return Object.values(schema)
+  return (Object.values(schema) as unknown[])
     .filter((value): value is PgTable => is(value, PgTable))
     .map((table) => getTableName(table))
     .sort();
