@@ -7,8 +7,8 @@ import { characterRatings } from "../ratings/schema.ts";
 
 /**
  * The ranking behind Recommended Bots, one SQL statement (read-only joins of the characters,
- * chats, ratings and blocking tables; decision 010). Documented in docs/ARCHITECTURE.md's
- * neighbour docs/PERFORMANCE.md with its offline measurement (bench/recommendations.ts).
+ * chats, ratings and blocking tables; decision 010), measured offline by bench/recommendations.ts
+ * (docs/PERFORMANCE.md).
  *
  * 1. Interactions: for each bot the viewer touched, a weight w =
  *      ln(1 + messages in their chats with it)      (chats: more talk, more liking, diminishing)
@@ -16,13 +16,17 @@ import { characterRatings } from "../ratings/schema.ts";
  *    + 3 if it is a favourite                        (the strongest explicit signal)
  * 2. Taste: each tag's affinity a(t) = Σ w / √(tags of that bot) over the bots carrying t (a
  *    bot with many tags spreads its weight thin), normalised by the vector's length.
- * 3. Each candidate bot scores
- *      1.00 × taste   = Σ a(t) over its tags / (|a| · √(its tags))   (cosine of tag vectors, -1..1)
- *    + 0.35 × popularity = ln(1 + messages + 5 × favourites) / the candidates' highest
+ * 3. Each candidate bot scores (RANKING_WEIGHTS)
+ *      0.50 × taste   = Σ a(t) over its tags / (|a| · √(its tags))   (cosine of tag vectors, -1..1)
+ *    + 1.00 × popularity = ln(1 + messages + 5 × favourites) / the candidates' highest
  *    + 0.10 × rating (rating_score, 0.5 when unrated)
- *    + 0.15 × freshness = exp(-age in days / 30)
+ *    + 0.05 × freshness = exp(-age in days / 30)
+ *    Popularity is on a log scale: a good taste match (cosine 0.6, +0.3) outweighs about a 15x
+ *    difference in use when the top bot has ~10^4 messages, not a 1000x one. The weights are
+ *    the best of a sweep in bench/recommendations.ts (docs/PERFORMANCE.md): more taste weight
+ *    buried well-used bots under niche tag matches, less left popularity alone.
  *    With no interactions (guests, signed-out visitors, new members) taste is 0 and the score is
- *    the popular-and-new mix: well-used bots first, with new ones (freshness) mixed in.
+ *    the popular-and-new mix: well-used bots first, new ones lifted a little by freshness.
  * 4. Candidates: listed bots (public, live, not rejected, not underage), NSFW only when asked,
  *    carrying every selected tag, not the viewer's own, not by a creator they blocked, not a
  *    favourite already, and not one they already chat with heavily (HEAVY_CHAT_MESSAGES or
@@ -32,6 +36,10 @@ import { characterRatings } from "../ratings/schema.ts";
 
 export const HEAVY_CHAT_MESSAGES = 20;
 
+/** The score's weights (see above); the bench sweeps the taste weight. */
+export const RANKING_WEIGHTS = { taste: 0.5, popularity: 1, rating: 0.1, freshness: 0.05 };
+export type RankingWeights = typeof RANKING_WEIGHTS;
+
 export interface RecommendOptions {
   /** The viewer; null for signed-out visitors (no interactions, no blocks). */
   userId: string | null;
@@ -40,6 +48,7 @@ export interface RecommendOptions {
   limit: number;
   /** "popular": the baseline the bench compares with (popularity alone, same candidates). */
   mode?: "ranked" | "popular";
+  weights?: RankingWeights;
 }
 
 export interface Recommended {
@@ -61,11 +70,13 @@ export async function recommend(
 ): Promise<{ rows: Recommended[]; personalized: boolean }> {
   // No account: a value no user id can equal keeps one statement for every viewer.
   const u = o.userId ?? "";
+  const w = o.weights ?? RANKING_WEIGHTS;
   const listed = sql`${c.visibility} = 'public' and ${c.deletedAt} is null and ${c.moderationStatus} <> 'fix_required' and not ${c.isUnderage}`;
   const score =
     o.mode === "popular"
       ? sql`pop`
-      : sql`coalesce(taste, 0) + 0.35 * pop / greatest(max(pop) over (), 1e-9) + 0.10 * rating + 0.15 * fresh`;
+      : sql`${w.taste}::float8 * coalesce(taste, 0) + ${w.popularity}::float8 * pop / greatest(max(pop) over (), 1e-9)
+          + ${w.rating}::float8 * rating + ${w.freshness}::float8 * fresh`;
   const result = await db.execute<{ id: string; score: number; taste: number | null; touched: number }>(sql`
     with interactions as (
       select character_id, sum(w) as w from (

@@ -26,15 +26,15 @@ describe.each(drivers)("recommendations on %s", (driver) => {
     a = api(h);
     alice = await personAs(h, "free", "Alice");
     bob = await personAs(h, "premium", "Bob");
-    // Science fiction is far more used than fantasy: popularity alone puts it first.
+    // Science fiction is more used than fantasy: popularity alone puts it first.
     const bots: [string, Person, string[], number, boolean?][] = [
-      ["Star Pilot", alice, ["scifi", "space"], 9000],
-      ["Robot Medic", alice, ["scifi", "robots"], 8000],
-      ["Ship Mind", bob, ["scifi", "space"], 7000],
-      ["Elf Archer", alice, ["fantasy", "elves"], 40],
-      ["Dragon Sage", alice, ["fantasy", "dragons"], 30],
-      ["Wizard Tutor", bob, ["fantasy", "magic"], 20],
-      ["Hedge Witch", bob, ["fantasy", "magic"], 10],
+      ["Star Pilot", alice, ["scifi", "space"], 900],
+      ["Robot Medic", alice, ["scifi", "robots"], 800],
+      ["Ship Mind", bob, ["scifi", "space"], 700],
+      ["Elf Archer", alice, ["fantasy", "elves"], 400],
+      ["Dragon Sage", alice, ["fantasy", "dragons"], 350],
+      ["Wizard Tutor", bob, ["fantasy", "magic"], 300],
+      ["Hedge Witch", bob, ["fantasy", "magic"], 250],
       ["Night Club", alice, ["romance"], 20000, true],
       ["Cafe Owner", bob, ["slice of life"], 500],
     ];
