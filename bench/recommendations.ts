@@ -18,8 +18,8 @@ import {
 import { createTestDatabase } from "../apps/server/test/databases.ts";
 import { machine, median, ms, writeSection } from "./report.ts";
 
-const USERS = Number(process.env.HEARTH_BENCH_USERS ?? 300);
-const BOTS = Number(process.env.HEARTH_BENCH_BOTS ?? 1200);
+const USERS = Number(process.env.HEARTH_BENCH_USERS ?? 200);
+const BOTS = Number(process.env.HEARTH_BENCH_BOTS ?? 1000);
 const GENRES = ["fantasy", "scifi", "romance", "horror", "mystery", "slice-of-life", "anime", "historical"];
 /** Sub-tags per genre: a bot carries its genre, one of these, and one tag from anywhere. */
 const SUBTAGS = 4;
@@ -28,7 +28,7 @@ const FAVOURITES_PER_USER = 4;
 /** How often a member's chat or favourite follows their taste (the rest follows popularity). */
 const TASTE_SHARE = 0.7;
 /** Taste weights tried beside the shipped one, to show how the figure depends on it. */
-const SWEEP = (process.env.HEARTH_BENCH_SWEEP ?? "0,0.1,0.2,0.35,0.5,1").split(",").map(Number);
+const SWEEP = (process.env.HEARTH_BENCH_SWEEP ?? "0,0.25,0.5,1").split(",").map(Number);
 
 // A seeded generator (mulberry32): the same set every run, so figures compare across changes.
 let seed = 20261124;
@@ -242,7 +242,7 @@ How the figure moves with the taste weight (0 is popularity, rating and freshnes
 
 ${sweep}
 
-One member's full list (602 bots, one SQL statement over all ${BOTS} listed bots): median ${ms(median(full))} (50 bots: ${ms(median(times))}). The ranking is documented in \`apps/server/src/features/recommendations/queries.ts\`: a cosine of the member's tag taste (chats weighted by ln(1 + messages), ratings ×2, favourites 3) with each bot's tags, plus 0.35 × normalised popularity, 0.10 × rating and 0.15 × freshness (30-day decay); members with no history get the popularity, rating and freshness mix. Limits: the generated tastes follow tags by construction, so this measures that the ranking uses taste at all and how much it adds over popularity, not how real members behave; the query scores every listed bot per request, linear in the catalogue.`;
+One member's full list (602 bots, one SQL statement over all ${BOTS} listed bots): median ${ms(median(full))} (50 bots: ${ms(median(times))}). The ranking is documented in \`apps/server/src/features/recommendations/queries.ts\`: ${RANKING_WEIGHTS.taste} × the cosine of the member's tag taste (chats weighted by ln(1 + messages), ratings ×2, favourites 3) with each bot's tags, plus ${RANKING_WEIGHTS.popularity} × log popularity normalised to the top candidate, ${RANKING_WEIGHTS.rating} × rating and ${RANKING_WEIGHTS.freshness} × freshness (30-day decay); members with no history get the popularity, rating and freshness mix. Limits: the generated tastes follow tags by construction, so this measures that the ranking uses taste at all and how much it adds over popularity, not how real members behave; the query scores every listed bot per request, linear in the catalogue.`;
 
 writeSection("recommendations", markdown);
 console.log(markdown);
