@@ -25,7 +25,8 @@ describe.each(drivers)("leaderboard on %s", (driver) => {
     h = await startTestHearth({ driver, env: { HEARTH_REVIEW_PUBLIC_BOTS: "false" } });
     a = api(h);
     const db = h.database.db;
-    for (const key of ["a", "b", "c", "d", "r1", "r2"] as const) people[key] = await personAs(h, "free", `Creator ${key}`);
+    for (const key of ["a", "b", "c", "d", "r1", "r2"] as const)
+      people[key] = await personAs(h, "free", `Creator ${key}`);
     const bot = async (
       key: string,
       who: Person,
@@ -98,13 +99,11 @@ describe.each(drivers)("leaderboard on %s", (driver) => {
       },
     ]);
     // February: a new favourite of b1 (+5).
-    await db
-      .insert(favorites)
-      .values({
-        userId: people.r1.id as string,
-        characterId: bots.b1 as string,
-        createdAt: at("2031-02-06T00:00:00Z"),
-      });
+    await db.insert(favorites).values({
+      userId: people.r1.id as string,
+      characterId: bots.b1 as string,
+      createdAt: at("2031-02-06T00:00:00Z"),
+    });
 
     expect(await runLeaderboardJob(db, new Date("2031-02-20T12:00:00Z"))).toEqual(["2031-01", "2031-02"]);
   });
