@@ -16,7 +16,8 @@ export const ratingEndpoints = {
     method: "POST",
     path: "/api/event",
     summary:
-      "A client event: `characterRating` (members rate a public bot 1/3/5; again replaces) or " +
+      "A client event: `characterRating` (members rate a public bot 1/3/5, not their own; again replaces; " +
+      "the bot's rating_score becomes the share of its ratings that are like or love) or " +
       "`characterSuggestTags` (suggest tag changes; both lists empty discards the pending suggestion)",
     tag: "Ratings",
     access: "member",

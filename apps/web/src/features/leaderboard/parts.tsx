@@ -157,7 +157,8 @@ export function HowItWorks() {
           counts {w.message}; every rating given or changed that month counts {w.rating} × its score (love 1,
           like 0.5, dislike −1); every new favourite that month counts {w.favorite}. A creator's score is the
           sum over their chatbots in the category. Rankings are recounted every few minutes during the month
-          and settle once it ends. M/M Rank shows the places gained or lost since the previous month.
+          and settle once it ends. M/M Rank shows the places gained or lost since the previous month. Hearth's
+          own demo chatbots are not ranked.
         </p>
       </div>
     </section>
