@@ -124,7 +124,7 @@ export function RecommendedScreen() {
           <CharacterGrid label="Recommended bots">
             {cards.slice(0, shown).map((card) => (
               <li key={card.id}>
-                <CharacterCard character={card} showNsfw={nsfw} />
+                <CharacterCard character={card} showNsfw={nsfw} headingLevel={2} />
               </li>
             ))}
           </CharacterGrid>
