@@ -20,6 +20,7 @@ import { DeleteCharacterDialog } from "../../features/characters/delete-characte
 import { syncFixDrafts, useDrafts } from "../../features/characters/drafts.ts";
 import { DraftsCard } from "../../features/characters/drafts-card.tsx";
 import { badgeTone } from "../../features/characters/format.ts";
+import { FixRequiredNote } from "../../features/characters/moderation-banner.tsx";
 import { OwnCardMenu } from "../../features/characters/own-card-menu.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { useMe } from "../../lib/session.ts";
@@ -191,6 +192,9 @@ export default function MyChatbotsScreen() {
                   badge={<Badge tone={badgeTone[badge]}>{badge}</Badge>}
                   actions={<OwnCardMenu character={card} onDelete={() => setDeleting(card)} />}
                 />
+                {card.moderationReport.moderation_status === "fix_required" ? (
+                  <FixRequiredNote characterId={card.id} />
+                ) : null}
               </li>
             );
           })}
