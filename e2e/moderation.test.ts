@@ -138,6 +138,78 @@ describe("moderation", () => {
     });
   }
 
+  it("sends a reported bot back with reasons, the creator fixes it, and approval unlocks it; an admin edits from the table", async () => {
+    const creator = await newPage(browser, server);
+    await signUp(creator.context, "Fixing Creator");
+    const name = "Tide Caller";
+    const bot = await createCharacter(creator.context, name);
+    const member = await newPage(browser, server);
+    await signUp(member.context, "Second Reporter");
+    const reported = await member.context.request.post("/api/reportCharacter", {
+      data: {
+        character_id: bot.id,
+        userIssueType: "Impersonates a real person",
+        userReportDetails: "It claims to be a famous singer.",
+        userExpectedResolution: "Ask the creator to fix it",
+      },
+    });
+    expect(reported.status(), await reported.text()).toBe(201);
+
+    // The administrator asks for a fix, with a reason and a description.
+    const mod = await newPage(browser, server);
+    await signInAdmin(mod.context);
+    await mod.page.goto("/admin/reviews");
+    await shown(mod.page.getByText("It claims to be a famous singer.")).waitFor();
+    await mod.page.getByRole("button", { name: `Actions for ${name}` }).click();
+    await mod.page.getByRole("menuitem", { name: "Ask for a fix…" }).click();
+    const dialog = mod.page.getByRole("dialog", { name: `Send ${name} back to its creator` });
+    expect(await dialog.getByRole("button", { name: "Send back" }).isDisabled()).toBe(true);
+    await dialog.getByRole("checkbox", { name: "Impersonates a real person" }).check();
+    await dialog
+      .getByRole("textbox", { name: "What the creator should change" })
+      .fill("Make the singer fictional.");
+    await shot(mod.page, "admin-reject-1280");
+    await dialog.getByRole("button", { name: "Send back" }).click();
+    await mod.page.getByText(`${name} was sent back to its creator.`).waitFor();
+
+    // The creator reads why on My Chatbots and in the editor ('Reported': a member reported it).
+    await creator.page.goto("/my-chatbots");
+    const card = creator.page.getByRole("listitem").filter({ hasText: name });
+    await card.getByText("ACTION", { exact: true }).waitFor();
+    await card.getByText("Make the singer fictional.").waitFor();
+    await card.getByRole("link", { name: "Fix it in the editor" }).click();
+    await creator.page.getByRole("heading", { level: 1, name: `Edit ${name}` }).waitFor();
+    await creator.page.getByText("Reported", { exact: true }).waitFor();
+    await creator.page.getByText("Impersonates a real person").waitFor();
+    await creator.page.getByLabel("Title").fill("A fictional siren of the harbour");
+    await creator.page.getByRole("button", { name: "Save changes" }).click();
+    await creator.page.getByText("Changes saved").waitFor();
+    await creator.page.reload();
+    await creator.page.getByText("This chatbot is in the review queue").waitFor();
+    expect(await creator.page.getByRole("button", { name: "Save changes" }).isDisabled()).toBe(true);
+
+    // Back in the table as an edited bot: the administrator opens the editor, then approves it.
+    await mod.page.reload();
+    await mod.page.getByRole("combobox", { name: "Kind" }).selectOption("edited_bot");
+    await mod.page.getByRole("button", { name: `Actions for ${name}` }).click();
+    await mod.page.getByRole("menuitem", { name: "Edit" }).click();
+    await mod.page.getByRole("heading", { level: 1, name: `Edit ${name}` }).waitFor();
+    await mod.page.getByText("You are editing someone else's chatbot").waitFor();
+    await mod.page.goBack();
+    await mod.page.getByRole("combobox", { name: "Kind" }).selectOption("edited_bot");
+    await mod.page.getByRole("button", { name: `Actions for ${name}` }).click();
+    await mod.page.getByRole("menuitem", { name: "Approve" }).click();
+    await mod.page.getByText(`${name} approved.`).waitFor();
+
+    await creator.page.reload();
+    await creator.page.getByRole("heading", { level: 1, name: `Edit ${name}` }).waitFor();
+    expect(await creator.page.getByText("This chatbot is in the review queue").count()).toBe(0);
+    await creator.page.getByLabel("Title").fill("Editable again");
+    expect(await creator.page.getByRole("button", { name: "Save changes" }).isDisabled()).toBe(false);
+    for (const p of [creator, member, mod]) expect(p.pageErrors).toEqual([]);
+    await Promise.all([creator.context.close(), member.context.close(), mod.context.close()]);
+  });
+
   for (const width of [1280, 390]) {
     it(`reports a chat message through Next, Skip/Done and Close (${width} px)`, async () => {
       const creator = await newPage(browser, server, { width });

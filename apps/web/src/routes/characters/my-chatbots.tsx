@@ -185,13 +185,16 @@ export default function MyChatbotsScreen() {
           {shown.map((card) => {
             const badge = characterBadge(card.moderationReport.moderation_status, card.visibility);
             return (
-              <li key={card.id}>
-                <CharacterCard
-                  character={card}
-                  showNsfw
-                  badge={<Badge tone={badgeTone[badge]}>{badge}</Badge>}
-                  actions={<OwnCardMenu character={card} onDelete={() => setDeleting(card)} />}
-                />
+              // A column, so a sent-back bot's note sits under its card instead of over the next row.
+              <li key={card.id} className="flex flex-col">
+                <div className="flex-1">
+                  <CharacterCard
+                    character={card}
+                    showNsfw
+                    badge={<Badge tone={badgeTone[badge]}>{badge}</Badge>}
+                    actions={<OwnCardMenu character={card} onDelete={() => setDeleting(card)} />}
+                  />
+                </div>
                 {card.moderationReport.moderation_status === "fix_required" ? (
                   <FixRequiredNote characterId={card.id} />
                 ) : null}
