@@ -202,6 +202,7 @@ describe("route table", () => {
       "/",
       "/accessDenied",
       "/admin/models",
+      "/admin/reviews",
       "/admin/users",
       "/blocked-creators",
       "/character/create",
@@ -226,6 +227,8 @@ describe("route table", () => {
       "/personas/edit/$personaId",
       "/recommended",
       "/recommended/mine",
+      "/report",
+      "/report/$characterId",
       "/sign-in",
       "/sign-up",
     ]);
@@ -261,6 +264,7 @@ describe("visibleNav", () => {
       "Leaderboard",
       "Blocked creators",
       "Users",
+      "Reviews",
       "Models",
     ]);
     const reader = user({ permissions: ["site_access", "view_chat"] });
