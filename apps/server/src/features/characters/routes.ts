@@ -82,8 +82,8 @@ export async function characterRoutes(app: FastifyInstance, deps: CharactersRout
 
   route(app, characterEndpoints.delete, async ({ req }) => {
     const { viewer, found } = await loadCharacter(deps, req);
-    assertCanDelete(viewer, found.character);
-    await service.delete(found.character);
+    const deleter = assertCanDelete(viewer, found.character);
+    await service.delete(found.character, deleter);
     return undefined;
   });
 

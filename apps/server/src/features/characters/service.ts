@@ -174,8 +174,25 @@ export class CharacterService {
     });
   }
 
-  async delete(row: CharacterRow): Promise<void> {
-    await softDeleteCharacter(this.deps.db, row.id);
+  /** An administrator deleting someone else's bot here (not from the review table) is audited too. */
+  async delete(row: CharacterRow, viewer: MaybeViewer = null): Promise<void> {
+    const hooks = this.deps.moderation;
+    if (hooks && viewer && !isCreator(viewer, row)) {
+      await this.deps.db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        await softDeleteCharacter(tx, row.id);
+        await hooks.recordAdminAction(tx, {
+          actorUserId: viewer.id,
+          action: "character.delete",
+          targetType: "character",
+          targetId: row.id,
+          before: { deleted: false, name: row.name, visibility: row.visibility },
+          after: { deleted: true },
+        });
+      });
+    } else {
+      await softDeleteCharacter(this.deps.db, row.id);
+    }
     await deleteAvatarFiles(this.deps.storage, row.avatarKey);
   }
 

@@ -492,6 +492,36 @@ describe.each(drivers)("moderation on %s", (driver) => {
       expect(await audit(c.id)).toHaveLength(1);
     });
 
+    it("a delete through the characters API by an administrator is audited; the creator's own is not", async () => {
+      const theirs = await a.create(creator, { name: "Admin Deleted" });
+      expect((await a.delete(`/api/characters/${theirs.id}`, admin)).statusCode).toBe(204);
+      expect(await audit(theirs.id)).toMatchObject([
+        {
+          action: "character.delete",
+          actor_user_id: admin.id,
+          before: { deleted: false },
+          after: { deleted: true },
+        },
+      ]);
+      const own = await a.create(creator, { name: "Self Deleted" });
+      expect((await a.delete(`/api/characters/${own.id}`, creator)).statusCode).toBe(204);
+      expect(await audit(own.id)).toEqual([]);
+    });
+
+    it("putting a bot back in the queue opens its review and leaves reports open", async () => {
+      const c = await a.create(creator, { name: "Requeued Rook", visibility: "hidden" });
+      const r = (await report(other, validReport(c.id))).json<ReportReceipt>().review_id;
+      const res = await a.put(
+        `/api/admin/characters/${c.id}/moderation`,
+        { moderation_status: "rereview_required" },
+        admin,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const open = await reviewsOf(c.id);
+      expect(open.map((x) => x.kind).sort()).toEqual(["edited_bot", "user_report"]);
+      expect(open.find((x) => x.kind === "user_report")?.id).toBe(r);
+    });
+
     it("pages the review table newest first and filters by kind", async () => {
       const made: string[] = [];
       for (const name of ["Page One", "Page Two", "Page Three"]) {

@@ -243,10 +243,16 @@ export class ModerationService {
         const exists = await findReviewRow(tx, body.review_id);
         if (!exists || exists.review.characterId !== id) throw notFound("No such review of this chatbot.");
       }
+      // Putting a bot back in the queue (pending, rereview_required) closes nothing: it opens its review.
+      const requeue =
+        change.moderationStatus === "pending" || change.moderationStatus === "rereview_required";
       const decision = change.moderationStatus !== undefined;
-      const closing = open.filter((r) =>
-        body.review_id ? r.id === body.review_id || (decision && isBotReview(r)) : true,
-      );
+      const closing = requeue
+        ? []
+        : open.filter((r) =>
+            body.review_id ? r.id === body.review_id || (decision && isBotReview(r)) : true,
+          );
+      if (requeue) await moderationHooks.botAwaitsReview(tx, id, "edited_bot");
       const changed = await this.deps.characters.moderateIn(tx, id, (before) => {
         const endsWait =
           change.moderationStatus === undefined &&
