@@ -5,9 +5,9 @@ import { countCharacterMessage } from "../characters/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
 import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
 import { generationRoutes } from "./generation/routes.ts";
-import { chatRatingRoutes } from "./rating-routes.ts";
 import { GENERATE_JOB, type GenerationDeps } from "./generation/service.ts";
 import { runGeneration } from "./generation/worker.ts";
+import { chatRatingRoutes } from "./rating-routes.ts";
 import { chatRoutes } from "./routes.ts";
 import { ChatService } from "./service.ts";
 
