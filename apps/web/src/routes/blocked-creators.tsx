@@ -1,14 +1,13 @@
 import type { BlockedCreator } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { Ban, LogIn, RotateCw } from "lucide-react";
+import { Ban, LogIn } from "lucide-react";
 import { useState } from "react";
 import { blockedCreatorsQuery } from "../features/blocking/api.ts";
 import { UnblockCreatorDialog } from "../features/blocking/block-dialogs.tsx";
 import { BlockedCreatorList } from "../features/blocking/blocked-list.tsx";
-import { errorMessage } from "../lib/api.ts";
+import { LoadErrorBanner } from "../features/shell/load-error-banner.tsx";
 import { useMe } from "../lib/session.ts";
-import { Banner } from "../ui/banner.tsx";
 import { Button } from "../ui/button.tsx";
 import { EmptyState } from "../ui/empty-state.tsx";
 import { Page, PageHeader } from "../ui/page.tsx";
@@ -57,18 +56,11 @@ function BlockedCreators() {
       {list.isPending ? (
         <PageSpinner label="Loading blocked creators" />
       ) : list.isError ? (
-        <Banner
-          tone="danger"
+        <LoadErrorBanner
           title="Your blocked creators couldn't be loaded"
-          action={
-            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <RotateCw aria-hidden />
-              Retry
-            </Button>
-          }
-        >
-          {errorMessage(list.error)}
-        </Banner>
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
       ) : creators.length === 0 ? (
         <EmptyState icon={Ban} title="You haven't blocked anyone" headingLevel={2}>
           Block a creator from a chat's menu to hide all of their chatbots. They'll be listed here.

@@ -1,13 +1,12 @@
 import { type LeaderboardType, leaderboardTypeTitle } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { RotateCw, Trophy } from "lucide-react";
+import { Trophy } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { leaderboardQuery, monthLabel } from "../features/leaderboard/api.ts";
 import { HowItWorks, Podium } from "../features/leaderboard/parts.tsx";
 import { LeaderboardTable } from "../features/leaderboard/table.tsx";
-import { errorMessage } from "../lib/api.ts";
-import { Banner } from "../ui/banner.tsx";
+import { LoadErrorBanner } from "../features/shell/load-error-banner.tsx";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { EmptyState } from "../ui/empty-state.tsx";
@@ -108,18 +107,11 @@ export default function LeaderboardScreen() {
       <div className="flex flex-col gap-6">
         <HowItWorks />
         {board.isError && !data ? (
-          <Banner
-            tone="danger"
+          <LoadErrorBanner
             title="The leaderboard couldn't be loaded"
-            action={
-              <Button variant="outline" size="sm" onClick={() => void board.refetch()}>
-                <RotateCw aria-hidden />
-                Retry
-              </Button>
-            }
-          >
-            {errorMessage(board.error)}
-          </Banner>
+            error={board.error}
+            onRetry={() => void board.refetch()}
+          />
         ) : !data ? (
           <PageSpinner label="Loading the leaderboard" />
         ) : !data.date ? (

@@ -1,19 +1,20 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Bot, RotateCw, Search, SearchX, X } from "lucide-react";
+import { Bot, RotateCw, Search, SearchX } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
 import { useAppConfig } from "../../lib/session.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { Input, Select } from "../../ui/input.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { LoadErrorBanner } from "../shell/load-error-banner.tsx";
 import { type BrowseSort, browseQuery, pagedCards, tagsQuery } from "./api.ts";
 import { CharacterCard, CharacterGrid, CharacterGridSkeleton } from "./character-card.tsx";
 import { NsfwToggle } from "./nsfw-toggle.tsx";
 import { useEffectiveNsfw } from "./preferences.ts";
+import { TagFilterChips } from "./tag-filter-chips.tsx";
 
 const sortLabels: Record<BrowseSort, string> = { popular: "Popular", new: "New", rating: "Top rated" };
 
@@ -121,48 +122,17 @@ export function BrowseCharacters({ headingId }: { headingId: string }) {
           Skip to the characters
         </a>
       ) : null}
-      {chips.length ? (
-        <fieldset className="-mx-4 flex min-w-0 gap-1.5 overflow-x-auto border-0 px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
-          <legend className="sr-only">Filter by tag</legend>
-          {chips.map((tag) => {
-            const active = tags.includes(tag);
-            return (
-              <button
-                key={tag}
-                type="button"
-                aria-pressed={active}
-                onClick={() => toggleTag(tag)}
-                className={cn(
-                  "inline-flex h-8 shrink-0 items-center gap-1 rounded-full border px-3 text-sm whitespace-nowrap transition",
-                  active
-                    ? "border-accent bg-accent-soft text-accent-text"
-                    : "border-border bg-surface text-muted hover:border-border-strong hover:text-fg",
-                )}
-              >
-                {tag}
-                {active ? <X aria-hidden className="size-3.5" /> : null}
-              </button>
-            );
-          })}
-        </fieldset>
-      ) : null}
+      <TagFilterChips chips={chips} selected={tags} onToggle={toggleTag} legend="Filter by tag" />
 
       <div id={resultsId} ref={results} tabIndex={-1} className="flex flex-col gap-4 outline-none">
         {browse.isPending ? (
           <CharacterGridSkeleton count={8} />
         ) : browse.isError && cards.length === 0 ? (
-          <Banner
-            tone="danger"
+          <LoadErrorBanner
             title="Characters couldn't be loaded"
-            action={
-              <Button variant="outline" size="sm" onClick={() => void browse.refetch()}>
-                <RotateCw aria-hidden />
-                Retry
-              </Button>
-            }
-          >
-            {errorMessage(browse.error)}
-          </Banner>
+            error={browse.error}
+            onRetry={() => void browse.refetch()}
+          />
         ) : cards.length === 0 ? (
           filtered ? (
             <EmptyState icon={SearchX} title="No characters match">

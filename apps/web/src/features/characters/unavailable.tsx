@@ -1,9 +1,9 @@
 import { Link, useRouter } from "@tanstack/react-router";
-import { Lock, type LucideIcon, RotateCw, ShieldX } from "lucide-react";
-import { errorMessage, isApiRequestError } from "../../lib/api.ts";
-import { Banner } from "../../ui/banner.tsx";
+import { Lock, type LucideIcon, ShieldX } from "lucide-react";
+import { isApiRequestError } from "../../lib/api.ts";
 import { Button } from "../../ui/button.tsx";
 import { Page } from "../../ui/page.tsx";
+import { LoadErrorBanner } from "../shell/load-error-banner.tsx";
 
 function StateScreen({ icon: Icon, title, text }: { icon: LucideIcon; title: string; text: string }) {
   const router = useRouter();
@@ -68,18 +68,7 @@ export function isForbidden(error: unknown): boolean {
 export function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <Page width="medium">
-      <Banner
-        tone="danger"
-        title="This page couldn't be loaded"
-        action={
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            <RotateCw aria-hidden />
-            Retry
-          </Button>
-        }
-      >
-        {errorMessage(error)}
-      </Banner>
+      <LoadErrorBanner title="This page couldn't be loaded" error={error} onRetry={onRetry} />
     </Page>
   );
 }

@@ -1,18 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { RotateCw, Sparkles, X } from "lucide-react";
+import { RotateCw, Sparkles } from "lucide-react";
 import { useState } from "react";
-import { errorMessage } from "../../lib/api.ts";
 import { useAppConfig, useMe } from "../../lib/session.ts";
-import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { Page, PageHeader } from "../../ui/page.tsx";
 import { tagsQuery } from "../characters/api.ts";
 import { CharacterCard, CharacterGrid, CharacterGridSkeleton } from "../characters/character-card.tsx";
 import { NsfwToggle } from "../characters/nsfw-toggle.tsx";
 import { useEffectiveNsfw } from "../characters/preferences.ts";
+import { TagFilterChips } from "../characters/tag-filter-chips.tsx";
+import { LoadErrorBanner } from "../shell/load-error-banner.tsx";
 import { recommendationsQuery } from "./api.ts";
 
 /** Cards drawn at a time: 602 at once would be a long first paint on a phone. */
@@ -58,46 +57,21 @@ export function RecommendedScreen() {
           </>
         }
       />
-      {chips.length ? (
-        <fieldset className="-mx-4 mb-4 flex min-w-0 gap-1.5 overflow-x-auto border-0 px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
-          <legend className="sr-only">Only bots with these tags</legend>
-          {chips.map((tag) => {
-            const active = tags.includes(tag);
-            return (
-              <button
-                key={tag}
-                type="button"
-                aria-pressed={active}
-                onClick={() => toggleTag(tag)}
-                className={cn(
-                  "inline-flex h-8 shrink-0 items-center gap-1 rounded-full border px-3 text-sm whitespace-nowrap transition",
-                  active
-                    ? "border-accent bg-accent-soft text-accent-text"
-                    : "border-border bg-surface text-muted hover:border-border-strong hover:text-fg",
-                )}
-              >
-                {tag}
-                {active ? <X aria-hidden className="size-3.5" /> : null}
-              </button>
-            );
-          })}
-        </fieldset>
-      ) : null}
+      <TagFilterChips
+        chips={chips}
+        selected={tags}
+        onToggle={toggleTag}
+        legend="Only bots with these tags"
+        className="mb-4"
+      />
       {list.isPending ? (
         <CharacterGridSkeleton count={8} />
       ) : list.isError && cards.length === 0 ? (
-        <Banner
-          tone="danger"
+        <LoadErrorBanner
           title="Recommendations couldn't be loaded"
-          action={
-            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <RotateCw aria-hidden />
-              Retry
-            </Button>
-          }
-        >
-          {errorMessage(list.error)}
-        </Banner>
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
       ) : cards.length === 0 ? (
         <EmptyState
           icon={Sparkles}

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { Heart, RotateCw } from "lucide-react";
+import { Heart } from "lucide-react";
 import { favoritesQuery, pagedCards } from "../../features/characters/api.ts";
 import {
   CharacterCard,
@@ -8,8 +8,7 @@ import {
   CharacterGridSkeleton,
 } from "../../features/characters/character-card.tsx";
 import { useEffectiveNsfw } from "../../features/characters/preferences.ts";
-import { errorMessage } from "../../lib/api.ts";
-import { Banner } from "../../ui/banner.tsx";
+import { LoadErrorBanner } from "../../features/shell/load-error-banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { Page, PageHeader } from "../../ui/page.tsx";
@@ -26,18 +25,11 @@ export default function FavoritesScreen() {
       {favorites.isPending ? (
         <CharacterGridSkeleton count={6} />
       ) : favorites.isError ? (
-        <Banner
-          tone="danger"
+        <LoadErrorBanner
           title="Your favorites couldn't be loaded"
-          action={
-            <Button variant="outline" size="sm" onClick={() => void favorites.refetch()}>
-              <RotateCw aria-hidden />
-              Retry
-            </Button>
-          }
-        >
-          {errorMessage(favorites.error)}
-        </Banner>
+          error={favorites.error}
+          onRetry={() => void favorites.refetch()}
+        />
       ) : cards.length === 0 ? (
         <EmptyState
           icon={Heart}

@@ -2,7 +2,7 @@ import type { CharacterCard as Card } from "@hearth/contract";
 import { characterBadge } from "@hearth/contract/labels";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { Bot, Plus, RotateCw, Search, SearchX } from "lucide-react";
+import { Bot, Plus, Search, SearchX } from "lucide-react";
 import { useEffect, useState } from "react";
 import {
   fixRequiredQuery,
@@ -22,11 +22,10 @@ import { DraftsCard } from "../../features/characters/drafts-card.tsx";
 import { badgeTone } from "../../features/characters/format.ts";
 import { FixRequiredNote } from "../../features/characters/moderation-banner.tsx";
 import { OwnCardMenu } from "../../features/characters/own-card-menu.tsx";
-import { errorMessage } from "../../lib/api.ts";
+import { LoadErrorBanner } from "../../features/shell/load-error-banner.tsx";
 import { useMe } from "../../lib/session.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 import { Badge } from "../../ui/badge.tsx";
-import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { Input, Select } from "../../ui/input.tsx";
@@ -147,18 +146,11 @@ export default function MyChatbotsScreen() {
       {bots.isPending ? (
         <CharacterGridSkeleton count={6} />
       ) : bots.isError ? (
-        <Banner
-          tone="danger"
+        <LoadErrorBanner
           title="Your chatbots couldn't be loaded"
-          action={
-            <Button variant="outline" size="sm" onClick={() => void bots.refetch()}>
-              <RotateCw aria-hidden />
-              Retry
-            </Button>
-          }
-        >
-          {errorMessage(bots.error)}
-        </Banner>
+          error={bots.error}
+          onRetry={() => void bots.refetch()}
+        />
       ) : none ? (
         <div className="flex flex-col gap-5">
           <EmptyState
