@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /**
  * Account tables. better-auth owns the shape of users/sessions/accounts/verifications
@@ -27,6 +37,35 @@ export const users = pgTable(
       .notNull()
       .default("none"),
     isAdmin: boolean("is_admin").notNull().default(false),
+    /** The profile's highlights (accounts-billing-admin §2.2), 1-2 rows of text. */
+    highlights: text("highlights").notNull().default(""),
+    /** Storage key prefix of an uploaded avatar (as characters'), beside `image` from a login provider. */
+    avatarKey: text("avatar_key"),
+    /** The member's NSFW setting, kept on the server so it follows them; confirmed 18+ once. */
+    showNsfw: boolean("show_nsfw").notNull().default(false),
+    adultConfirmedAt: timestamp("adult_confirmed_at", { withTimezone: true }),
+    /** The external language-model key, encrypted at rest (never sent back in full), and its mode. */
+    llmApiKeyEncrypted: text("llm_api_key_encrypted"),
+    llmMode: text("llm_mode", { enum: ["disabled", "enabled", "hybrid"] })
+      .notNull()
+      .default("disabled"),
+    /** The model new chats start with (Settings page); null: the server's default. */
+    defaultModelId: text("default_model_id"),
+    /**
+     * Onboarding saved per user so it resumes on another device: the step reached and what was
+     * typed so far (username, name, email, the guidelines flag). Null once finished or never begun.
+     */
+    onboarding: jsonb("onboarding").$type<{
+      step: "welcome" | "guidelines" | "submit" | "done";
+      username?: string;
+      name?: string;
+      email?: string;
+      guidelines?: boolean;
+    }>(),
+    onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
+    termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
+    /** A partner-mode account: the partner that created it (`/external/signup`, token login). */
+    partnerId: text("partner_id"),
   },
   (t) => [
     uniqueIndex("users_email_key").on(t.email),
@@ -47,6 +86,8 @@ export const sessions = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** Set on a session an administrator opened to view the site as this user (read-only, audited). */
+    impersonatedBy: text("impersonated_by"),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
