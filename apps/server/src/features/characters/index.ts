@@ -18,6 +18,7 @@ export {
 } from "./policy.ts";
 export { toCard, toCharacter } from "./present.ts";
 export { countCharacterMessage, type FoundCharacter, findCharacter } from "./queries.ts";
+export { allowNsfw } from "./route-context.ts";
 export { characterRoutes } from "./routes.ts";
 export type { CharacterRow } from "./schema.ts";
 export { ensureSystemUser, SYSTEM_USERNAME, seedDemoCharacters } from "./seed.ts";

@@ -86,7 +86,13 @@ export async function guardedRoute<D extends EndpointDef>(
   });
 }
 
-/** The family-safe edition never lists NSFW bots, whatever the client asks. */
+/**
+ * Whether NSFW bots are shown for this request, the one decision every list, search, creator
+ * page, recommendation and single-bot read calls: the family-safe edition never shows them,
+ * whatever the client asks; partner mode forces them on (accounts-billing-admin §1, §4).
+ */
 export function allowNsfw(config: Pick<Config, "edition">, requested: boolean): boolean {
-  return requested && config.edition !== "family";
+  if (config.edition === "family") return false;
+  if (config.edition === "partner") return true;
+  return requested;
 }

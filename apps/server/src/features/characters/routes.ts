@@ -13,9 +13,10 @@ import {
   assertCanOpenEditor,
   assertCanSetVisibility,
   assertCanView,
+  invalidAccess,
 } from "./policy.ts";
 import { toCharacter } from "./present.ts";
-import { type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
+import { allowNsfw, type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
 
 /**
  * The characters API (chat-and-characters §7, DESIGN §5): create, profile, edit view, edit,
@@ -55,7 +56,11 @@ export async function characterRoutes(app: FastifyInstance, deps: CharactersRout
   route(app, characterEndpoints.get, async ({ req, query }) => {
     const { viewer, found } = await loadCharacter(deps, req);
     if (query.switch !== undefined) assertCanOpenEditor(viewer, found.character);
-    else assertCanView(viewer, found.character);
+    else {
+      assertCanView(viewer, found.character);
+      // The family-safe edition hides NSFW bots everywhere: opened directly, one is as missing.
+      if (found.character.isNsfw && !allowNsfw(deps.config, true)) throw invalidAccess();
+    }
     return toCharacter(found, viewer, storage);
   });
 

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import { type Auth, assertNotRestricted, getViewer } from "../accounts/index.ts";
-import { findCardRows, toCard } from "../characters/index.ts";
+import { allowNsfw, findCardRows, toCard } from "../characters/index.ts";
 import { recommend } from "./queries.ts";
 
 /**
@@ -23,8 +23,8 @@ export async function recommendationRoutes(
     assertNotRestricted(viewer);
     const { rows, personalized } = await recommend(db, {
       userId: viewer?.id ?? null,
-      // The family-safe edition never lists NSFW bots, whatever the client asks.
-      nsfw: query.nsfw && deps.config.edition !== "family",
+      // The edition decides as for every list (family: never; partner: always).
+      nsfw: allowNsfw(deps.config, query.nsfw),
       tags: query.tags,
       limit: RECOMMENDATION_COUNT,
     });
