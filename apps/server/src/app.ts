@@ -26,7 +26,13 @@ import {
 } from "./features/characters/index.ts";
 import { installChat, promptCostOf } from "./features/chats/index.ts";
 import { healthRoutes } from "./features/health/index.ts";
-import { InferenceService, loadRegistry, modelRoutes, openAiRoutes } from "./features/inference/index.ts";
+import {
+  InferenceService,
+  loadRegistry,
+  modelRoutes,
+  openAiRoutes,
+  resolveModelChoice,
+} from "./features/inference/index.ts";
 import { installLeaderboard } from "./features/leaderboard/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
 import { installModeration, moderationHooks } from "./features/moderation/index.ts";
@@ -129,7 +135,13 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     guestSignInsPerDay: config.guestSignInsPerDay,
     trustProxy: config.trustProxy,
   });
-  await app.register(accountRoutes, { config, db: database.db, auth });
+  await app.register(accountRoutes, {
+    config,
+    db: database.db,
+    auth,
+    // A default model is one the registry would let this viewer chat with.
+    models: { mayChoose: (viewer, id) => resolveModelChoice(inference.registry, viewer, id).id === id },
+  });
   await app.register(characterRoutes, {
     config,
     db: database.db,

@@ -69,6 +69,10 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  HEARTH_PROFILE_LAYOUT: z.enum(["v1", "v2"]).default("v1"),
+  HEARTH_HIGHLIGHTS_MAX: z.coerce.number().int().min(1).max(1000).default(300),
+  HEARTH_USER_LLM_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  HEARTH_USER_LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("us-east-1"),
@@ -132,6 +136,10 @@ export interface Config {
   reviewPublicBots: boolean;
   /** Most personas a member may have, by effective tier; null means no limit. Admins have none. */
   personaLimits: PersonaLimits;
+  /** Profile settings: the page's layout (v1 wider, v2 narrower) and the highlights' maximum length. */
+  profile: { layout: "v1" | "v2"; highlightsMax: number };
+  /** Where a member's own language-model key is used (llm_mode enabled/hybrid), and the model asked for. */
+  userLlm: { baseUrl: string; model: string };
   /** Uploaded files: S3-compatible storage when a bucket is named, else `filesDir` on local disk. */
   storage: {
     filesDir: string;
@@ -225,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     guestSignInsPerDay: e.HEARTH_GUEST_SIGNINS_PER_DAY,
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
     personaLimits: e.HEARTH_PERSONA_LIMITS,
+    profile: { layout: e.HEARTH_PROFILE_LAYOUT, highlightsMax: e.HEARTH_HIGHLIGHTS_MAX },
+    userLlm: { baseUrl: e.HEARTH_USER_LLM_BASE_URL, model: e.HEARTH_USER_LLM_MODEL },
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     version: readVersion(),
   };

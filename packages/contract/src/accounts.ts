@@ -65,6 +65,14 @@ export const avatarAddress = z
   .max(AVATAR_URL_MAX, "Image address should be at most 2048 characters")
   .refine(isSafeImageAddress, "Image must be an http(s) address or a file uploaded to this site");
 
+/** Upper bound of highlights in any configuration; the server's HEARTH_HIGHLIGHTS_MAX is the real one. */
+export const HIGHLIGHTS_LIMIT = 1000;
+/** The external language-model key (accounts-billing-admin §5). */
+export const LLM_KEY_MAX = 200;
+/** disabled: never the member's key; enabled: always; hybrid: when the server is busy or lacks the model. */
+export const llmMode = z.enum(["disabled", "enabled", "hybrid"]);
+export type LlmMode = z.infer<typeof llmMode>;
+
 /** PATCH /api/users/me: only the fields that changed; `avatar_url: null` removes the avatar. */
 export const profileUpdate = z
   .object({
@@ -72,6 +80,19 @@ export const profileUpdate = z
     name: displayName.optional(),
     avatar_url: avatarAddress.nullable().optional(),
     email: emailAddress.optional(),
+    /** Checked against the configured maximum (HEARTH_HIGHLIGHTS_MAX) by the server. */
+    highlights: z.string().trim().max(HIGHLIGHTS_LIMIT).optional(),
+    /** Turning NSFW on the first time needs `confirm_adult: true` (the 18+ question, asked once). */
+    show_nsfw: z.boolean().optional(),
+    confirm_adult: z.literal(true).optional(),
+    /** The external language-model key; null or "" removes it. Stored encrypted, never answered. */
+    openai_api_key: z
+      .string()
+      .trim()
+      .max(LLM_KEY_MAX, "The key should be at most 200 characters")
+      .nullable()
+      .optional(),
+    openai_mode: llmMode.optional(),
   })
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
@@ -156,3 +177,48 @@ export const adminUserUpdate = z
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
 export type AdminUserUpdate = z.infer<typeof adminUserUpdate>;
+
+/** GET /api/users/me/profile: what the profile settings page shows beyond /api/me. */
+export const profileSettings = z.object({
+  highlights: z.string(),
+  /** HEARTH_HIGHLIGHTS_MAX: 'Highlights should be less than N characters'. */
+  highlights_max: z.number().int(),
+  show_nsfw: z.boolean(),
+  /** The 18+ confirmation was given once; turning NSFW on again does not ask. */
+  adult_confirmed: z.boolean(),
+  /** Never the key itself: whether one is stored and its last four characters. */
+  openai_key: z.object({ has_key: z.boolean(), last4: z.string().nullable() }),
+  openai_mode: llmMode,
+  /** HEARTH_PROFILE_LAYOUT: v1 wider, v2 narrower. */
+  layout: z.enum(["v1", "v2"]),
+});
+export type ProfileSettings = z.infer<typeof profileSettings>;
+
+/** A signed-in device of the account (profile settings: active sessions). */
+export const activeSession = z.object({
+  id: z.string(),
+  user_agent: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  created_at: z.string(),
+  last_active_at: z.string(),
+  /** The session this request came with. */
+  current: z.boolean(),
+});
+export type ActiveSession = z.infer<typeof activeSession>;
+export const activeSessionList = z.object({ sessions: z.array(activeSession) });
+export type ActiveSessionList = z.infer<typeof activeSessionList>;
+export const sessionParams = z.object({ id: z.string().min(1).max(128) });
+export const revokedSessions = z.object({ revoked: z.number().int() });
+
+/** POST /api/users/me/password: the other sessions are signed out. */
+export const passwordChange = z
+  .object({
+    current_password: z.string().min(1, "Enter your current password").max(PASSWORD_MAX_LENGTH),
+    new_password: z.string().max(PASSWORD_MAX_LENGTH),
+  })
+  .strict();
+export type PasswordChange = z.infer<typeof passwordChange>;
+
+/** GET/PUT /api/users/me/default-model: the model new chats start with; null is the server's default. */
+export const defaultModel = z.object({ model_id: z.string().min(1).max(200).nullable() }).strict();
+export type DefaultModel = z.infer<typeof defaultModel>;

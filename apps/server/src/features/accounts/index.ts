@@ -13,6 +13,8 @@ export {
   lockAccount,
   usernameExists,
 } from "./lookups.ts";
+export { storedDefaultModel } from "./default-model-routes.ts";
+export { decryptLlmKey } from "./llm-key.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
 export { assertNotRestricted, assertPermission, isRestricted } from "./policy.ts";
 export { accountRoutes } from "./routes.ts";

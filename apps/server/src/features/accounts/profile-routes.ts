@@ -1,27 +1,78 @@
-import { accountEndpoints, type Me, type ProfileUpdate, username } from "@hearth/contract";
+import {
+  accountEndpoints,
+  type Me,
+  type ProfileSettings,
+  type ProfileUpdate,
+  username,
+} from "@hearth/contract";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
+import { defaultModelRoutes, type ModelChoices } from "./default-model-routes.ts";
+import { describeLlmKey } from "./llm-key.ts";
+import { passwordRoutes } from "./password-routes.ts";
 import { isRestricted } from "./policy.ts";
-import { EMAIL_TAKEN, USERNAME_TAKEN, violates } from "./profile-rules.ts";
+import { EMAIL_TAKEN, settingsChange, USERNAME_TAKEN, violates } from "./profile-rules.ts";
 import { updateProfile, usernameTaken } from "./queries.ts";
+import { type UserRow, users } from "./schema.ts";
+import { sessionsRoutes } from "./sessions-routes.ts";
 import { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";
 
 /**
  * The one way to change a profile (better-auth's update-user and change-email are closed): the
  * body is parsed by the contract's schemas, which are the rules the sign-up hooks use too.
  */
-export async function profileRoutes(app: FastifyInstance, { db, auth }: { db: Db; auth: Auth }) {
+export async function profileRoutes(
+  app: FastifyInstance,
+  { config, db, auth, models }: { config: Config; db: Db; auth: Auth; models: ModelChoices },
+) {
+  await app.register(sessionsRoutes, { db, auth });
+  await app.register(passwordRoutes, { auth });
+  await app.register(defaultModelRoutes, { db, auth, models });
+
+  const userRow = async (id: string): Promise<UserRow> => {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    if (!row) throw unauthorized();
+    return row;
+  };
+
+  route(app, accountEndpoints.profileSettings, async ({ req }): Promise<ProfileSettings> => {
+    const viewer = await requireViewer(auth, req);
+    const row = await userRow(viewer.id);
+    return {
+      highlights: row.highlights,
+      highlights_max: config.profile.highlightsMax,
+      show_nsfw: row.showNsfw,
+      adult_confirmed: row.adultConfirmedAt !== null,
+      openai_key: describeLlmKey(config.secret, row.llmApiKeyEncrypted),
+      openai_mode: row.llmMode,
+      layout: config.profile.layout,
+    };
+  });
+
   route(app, accountEndpoints.updateProfile, async ({ req, body }): Promise<Me> => {
     const viewer = await requireViewer(auth, req);
     canChangeProfile(viewer);
     const change = onlyChanged(viewer, body);
-    if (Object.keys(change).length === 0) return toMe(viewer);
+    // Highlights, NSFW and the model key are checked against the stored row (the 18+ question is asked once).
+    const settings = settingsChange(await userRow(viewer.id), body, config);
+    if (Object.keys(change).length === 0 && Object.keys(settings).length === 0) return toMe(viewer);
     let row: Awaited<ReturnType<typeof updateProfile>>;
     try {
-      row = await updateProfile(db, viewer.id, change);
+      if (Object.keys(settings).length > 0) {
+        await db
+          .update(users)
+          .set({ ...settings, updatedAt: new Date() })
+          .where(eq(users.id, viewer.id));
+      }
+      row =
+        Object.keys(change).length > 0
+          ? await updateProfile(db, viewer.id, change)
+          : await userRow(viewer.id);
     } catch (error) {
       // The unique indexes decide, atomically: a name taken a moment ago is refused here.
       if (violates(error, "23505", "users_username_key")) throw invalidField("username", USERNAME_TAKEN);

@@ -1,5 +1,16 @@
-import { avatarAddress, displayName, emailAddress, NAME_MAX, username } from "@hearth/contract";
+import {
+  avatarAddress,
+  displayName,
+  emailAddress,
+  NAME_MAX,
+  type ProfileUpdate,
+  username,
+} from "@hearth/contract";
 import type { z } from "zod";
+import type { Config } from "../../config.ts";
+import { HttpError } from "../../http/errors.ts";
+import { decryptLlmKey, encryptLlmKey } from "./llm-key.ts";
+import type { UserRow } from "./schema.ts";
 
 /**
  * The one set of profile rules (accounts-billing-admin §5) for every path that writes a user:
@@ -97,3 +108,42 @@ export function violates(error: unknown, code: "23505" | "23514", constraint: st
   }
   return false;
 }
+
+export const highlightsTooLong = (max: number) => `Highlights should be less than ${max} characters`;
+export const ADULT_CONFIRMATION_NEEDED =
+  "Please confirm that you are 18 years or older to turn on NSFW content.";
+
+type SettingsColumns = Partial<
+  Pick<UserRow, "highlights" | "showNsfw" | "adultConfirmedAt" | "llmApiKeyEncrypted" | "llmMode">
+>;
+
+/**
+ * The profile's own settings in a PATCH (highlights, NSFW, the external model key and its mode),
+ * checked against the stored row and answered as columns to write: only what changes.
+ */
+export function settingsChange(row: UserRow, body: ProfileUpdate, config: Config): SettingsColumns {
+  const out: SettingsColumns = {};
+  if (body.highlights !== undefined && body.highlights !== row.highlights) {
+    const max = config.profile.highlightsMax;
+    if (Array.from(body.highlights).length > max) throw invalidField("highlights", highlightsTooLong(max));
+    out.highlights = body.highlights;
+  }
+  if (body.show_nsfw !== undefined && body.show_nsfw !== row.showNsfw) {
+    if (body.show_nsfw && !row.adultConfirmedAt) {
+      if (body.confirm_adult !== true) throw invalidField("confirm_adult", ADULT_CONFIRMATION_NEEDED);
+      out.adultConfirmedAt = new Date();
+    }
+    out.showNsfw = body.show_nsfw;
+  }
+  if (body.openai_api_key !== undefined) {
+    const key = body.openai_api_key || null;
+    if (key !== decryptLlmKey(config.secret, row.llmApiKeyEncrypted)) {
+      out.llmApiKeyEncrypted = key ? encryptLlmKey(config.secret, key) : null;
+    }
+  }
+  if (body.openai_mode !== undefined && body.openai_mode !== row.llmMode) out.llmMode = body.openai_mode;
+  return out;
+}
+
+const invalidField = (path: string, message: string) =>
+  new HttpError(400, "invalidRequest", message, [{ path, message }]);

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
+import type { ModelChoices } from "./default-model-routes.ts";
 import { firstAdminState } from "./first-admin.ts";
 import { canChangeUser, canManageUsers } from "./policy.ts";
 import { profileRoutes } from "./profile-routes.ts";
@@ -15,9 +16,11 @@ export interface AccountsDeps {
   config: Config;
   db: Db;
   auth: Auth;
+  /** Which models a member may choose as their default (the inference registry, from app.ts). */
+  models: ModelChoices;
 }
 
-export async function accountRoutes(app: FastifyInstance, { config, db, auth }: AccountsDeps) {
+export async function accountRoutes(app: FastifyInstance, { config, db, auth, models }: AccountsDeps) {
   const firstUserAdmin = firstAdminState(db, config.firstUserAdmin);
   route(
     app,
@@ -37,7 +40,7 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth }: 
 
   route(app, accountEndpoints.me, async ({ req }): Promise<Me> => toMe(await requireViewer(auth, req)));
 
-  await app.register(profileRoutes, { db, auth });
+  await app.register(profileRoutes, { config, db, auth, models });
   await app.register(adminUserRoutes, { db, auth });
 }
 

@@ -1,0 +1,57 @@
+import { accountEndpoints } from "@hearth/contract";
+import { APIError } from "better-auth/api";
+import type { FastifyInstance } from "fastify";
+import { HttpError } from "../../http/errors.ts";
+import { route } from "../../http/route.ts";
+import type { Auth } from "./auth.ts";
+import { passwordProblem } from "./passwords.ts";
+import { isRestricted } from "./policy.ts";
+import { requireViewer, toHeaders } from "./viewer.ts";
+
+export const WRONG_PASSWORD = "The current password is not correct.";
+export const NO_PASSWORD =
+  "This account signs in through another provider and has no password to change here.";
+
+/**
+ * Password change from the profile: better-auth's change-password underneath (its hook applies
+ * passwords.ts and always signs out the other sessions); this session gets a fresh cookie.
+ */
+export async function passwordRoutes(app: FastifyInstance, { auth }: { auth: Auth }) {
+  route(app, accountEndpoints.changePassword, async ({ req, reply, body }) => {
+    const viewer = await requireViewer(auth, req);
+    if (viewer.isGuest) throw new HttpError(403, "forbidden", "Guests have no password to change.");
+    if (isRestricted(viewer)) {
+      throw new HttpError(
+        403,
+        "restricted",
+        "Your account is restricted, so its password cannot be changed.",
+      );
+    }
+    const problem = passwordProblem(body.new_password);
+    if (problem) throw invalidField("new_password", problem);
+    try {
+      const { headers } = await auth.api.changePassword({
+        body: {
+          currentPassword: body.current_password,
+          newPassword: body.new_password,
+          revokeOtherSessions: true,
+        },
+        headers: toHeaders(req.headers),
+        returnHeaders: true,
+      });
+      const cookies = headers.getSetCookie();
+      if (cookies.length > 0) reply.header("set-cookie", cookies);
+    } catch (error) {
+      if (error instanceof APIError) {
+        const code = (error.body as { code?: string } | undefined)?.code;
+        if (code === "INVALID_PASSWORD") throw invalidField("current_password", WRONG_PASSWORD);
+        if (code === "CREDENTIAL_ACCOUNT_NOT_FOUND") throw new HttpError(400, "invalidRequest", NO_PASSWORD);
+      }
+      throw error;
+    }
+    return undefined;
+  });
+}
+
+const invalidField = (path: string, message: string) =>
+  new HttpError(400, "invalidRequest", message, [{ path, message }]);
