@@ -39,6 +39,7 @@ import { installModeration, moderationHooks } from "./features/moderation/index.
 import { personaRoutes } from "./features/personas/index.ts";
 import { installRatings } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
+import { installSite } from "./features/site/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
@@ -171,6 +172,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     await installLeaderboard(app, community),
     await installRecommendations(app, community),
   ];
+  await installSite(app, { config, db: database.db, auth });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey });
   await app.register(healthRoutes, {
     version: config.version,

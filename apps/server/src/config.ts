@@ -73,6 +73,15 @@ const envSchema = z.object({
   HEARTH_HIGHLIGHTS_MAX: z.coerce.number().int().min(1).max(1000).default(300),
   HEARTH_USER_LLM_BASE_URL: z.url().default("https://api.openai.com/v1"),
   HEARTH_USER_LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  /** Site (features/site): logo, partner mode's key and logout address, sale, Easter code, Android download, application ids. */
+  HEARTH_LOGO_URL: z.string().optional(),
+  HEARTH_PARTNER_KEY: z.string().min(32).optional(),
+  HEARTH_PARTNER_LOGOUT_URL: z.url().optional(),
+  HEARTH_SALE: z.stringbool().default(false),
+  HEARTH_EASTER_CODE: z.string().min(1).optional(),
+  HEARTH_ANDROID_URL: z.string().optional(),
+  HEARTH_APP_ID_ROLEPLAY: z.string().optional(),
+  HEARTH_APP_ID_FAMILY: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("us-east-1"),
@@ -140,6 +149,17 @@ export interface Config {
   profile: { layout: "v1" | "v2"; highlightsMax: number };
   /** Where a member's own language-model key is used (llm_mode enabled/hybrid), and the model asked for. */
   userLlm: { baseUrl: string; model: string };
+  /** The site's public settings and partner mode (features/site, docs/partner-mode.md). */
+  site: {
+    logoUrl: string | null;
+    /** HMAC-SHA256 key partner tokens are signed with; null: token login refused. */
+    partnerKey: string | null;
+    partnerLogoutUrl: string | null;
+    saleActive: boolean;
+    easterCode: string | null;
+    androidUrl: string | null;
+    applicationIds: { roleplay: string | null; family: string | null };
+  };
   /** Uploaded files: S3-compatible storage when a bucket is named, else `filesDir` on local disk. */
   storage: {
     filesDir: string;
@@ -235,6 +255,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     personaLimits: e.HEARTH_PERSONA_LIMITS,
     profile: { layout: e.HEARTH_PROFILE_LAYOUT, highlightsMax: e.HEARTH_HIGHLIGHTS_MAX },
     userLlm: { baseUrl: e.HEARTH_USER_LLM_BASE_URL, model: e.HEARTH_USER_LLM_MODEL },
+    site: {
+      logoUrl: e.HEARTH_LOGO_URL || null,
+      partnerKey: e.HEARTH_PARTNER_KEY ?? null,
+      partnerLogoutUrl: e.HEARTH_PARTNER_LOGOUT_URL ?? null,
+      saleActive: e.HEARTH_SALE,
+      easterCode: e.HEARTH_EASTER_CODE ?? null,
+      androidUrl: e.HEARTH_ANDROID_URL || null,
+      applicationIds: { roleplay: e.HEARTH_APP_ID_ROLEPLAY || null, family: e.HEARTH_APP_ID_FAMILY || null },
+    },
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     version: readVersion(),
   };

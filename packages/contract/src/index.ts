@@ -18,3 +18,4 @@ export * from "./personas.ts";
 export * from "./prompt.ts";
 export * from "./ratings.ts";
 export * from "./recommendations.ts";
+export * from "./site.ts";

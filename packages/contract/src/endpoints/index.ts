@@ -12,6 +12,7 @@ import { operationsEndpoints } from "./operations.ts";
 import { personaEndpoints } from "./personas.ts";
 import { ratingEndpoints } from "./ratings.ts";
 import { recommendationEndpoints } from "./recommendations.ts";
+import { siteEndpoints } from "./site.ts";
 
 export {
   accountEndpoints,
@@ -27,6 +28,7 @@ export {
   personaEndpoints,
   ratingEndpoints,
   recommendationEndpoints,
+  siteEndpoints,
 };
 
 /** Every endpoint Hearth serves, for the OpenAPI document, the route coverage test and the fuzz test. */
@@ -44,4 +46,5 @@ export const allEndpoints: readonly EndpointDef[] = [
   blockingEndpoints,
   leaderboardEndpoints,
   recommendationEndpoints,
+  siteEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

@@ -15,7 +15,15 @@ export {
 } from "./lookups.ts";
 export { storedDefaultModel } from "./default-model-routes.ts";
 export { decryptLlmKey } from "./llm-key.ts";
+export {
+  createExternalUser,
+  type PartnerClaims,
+  partnerAccount,
+  signPartnerToken,
+  startSession,
+  verifyPartnerToken,
+} from "./partner.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
 export { assertNotRestricted, assertPermission, isRestricted } from "./policy.ts";
 export { accountRoutes } from "./routes.ts";
-export { getViewer, requireViewer, type Viewer, viewerFromUser } from "./viewer.ts";
+export { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";

@@ -1,0 +1,61 @@
+import { siteEndpoints } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { notFound } from "../../http/errors.ts";
+import { route } from "../../http/route.ts";
+import {
+  type Auth,
+  createExternalUser,
+  getViewer,
+  partnerAccount,
+  startSession,
+  toMe,
+  verifyPartnerToken,
+} from "../accounts/index.ts";
+import { readPage } from "./pages.ts";
+import { assertCanSeeEasterCode, assertPartnerMode } from "./policy.ts";
+import { readSiteFile, siteConfigOf } from "./settings.ts";
+
+export interface SiteDeps {
+  config: Config;
+  db: Db;
+  auth: Auth;
+}
+
+/**
+ * The site's public configuration, its Markdown pages, the Easter code, and partner mode's
+ * token login and external sign-up (accounts-billing-admin §1, §2.2, §4).
+ */
+export async function siteRoutes(app: FastifyInstance, { config, db, auth }: SiteDeps) {
+  // Read once at start: a broken site.json stops the start with its reason.
+  const site = siteConfigOf(config, readSiteFile(config.dataDir));
+
+  route(app, siteEndpoints.config, async () => site);
+
+  route(app, siteEndpoints.page, async ({ params }) => ({
+    slug: params.slug,
+    markdown: await readPage(config.dataDir, params.slug),
+  }));
+
+  route(app, siteEndpoints.easterCode, async ({ req }) => {
+    assertCanSeeEasterCode(await getViewer(auth, req));
+    if (!config.site.easterCode) throw notFound("There is no Easter giveaway now.");
+    return { code: config.site.easterCode };
+  });
+
+  route(app, siteEndpoints.partnerLogin, async ({ body, reply }) => {
+    assertPartnerMode(config);
+    const claims = verifyPartnerToken(body.token, config.site.partnerKey);
+    const viewer = await partnerAccount(db, claims);
+    await startSession(auth, viewer.id, reply);
+    return toMe(viewer);
+  });
+
+  route(app, siteEndpoints.externalSignup, async ({ body, reply }) => {
+    assertPartnerMode(config);
+    const viewer = await createExternalUser(db, body);
+    await startSession(auth, viewer.id, reply);
+    return toMe(viewer);
+  });
+}
