@@ -14,7 +14,8 @@ export {
   usernameExists,
 } from "./lookups.ts";
 export { storedDefaultModel } from "./default-model-routes.ts";
-export { decryptLlmKey } from "./llm-key.ts";
+export { decryptLlmKey, type MemberLlm } from "./llm-key.ts";
+export { memberLlm } from "./member-llm.ts";
 export {
   createExternalUser,
   type PartnerClaims,

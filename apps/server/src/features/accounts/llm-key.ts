@@ -46,3 +46,9 @@ export function describeLlmKey(
   const plain = decryptLlmKey(secret, stored);
   return plain ? { has_key: true, last4: plain.slice(-4) } : { has_key: false, last4: null };
 }
+
+/** A member's own-model setting as generation needs it: the mode and the plain key (null without one). */
+export interface MemberLlm {
+  mode: "disabled" | "enabled" | "hybrid";
+  key: string | null;
+}

@@ -3,6 +3,7 @@ import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/index.ts";
 import { countCharacterMessage } from "../characters/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
+import { memberBackendChooser } from "./generation/member-model.ts";
 import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
 import { generationRoutes } from "./generation/routes.ts";
 import { GENERATE_JOB, type GenerationDeps } from "./generation/service.ts";
@@ -27,6 +28,7 @@ export async function installChat(
   await app.register(chatEditRoutes, { db, auth: deps.auth, chats });
   await app.register(chatRatingRoutes, { db, auth: deps.auth });
   await app.register(generationRoutes, deps);
+  const memberBackend = memberBackendChooser({ ...deps, jobName: GENERATE_JOB });
   queue.process<{ generationId: string }>(
     GENERATE_JOB,
     ({ generationId }) =>
@@ -37,6 +39,7 @@ export async function installChat(
           inference: deps.inference,
           logFailure: (context, what) => app.log.error(context, what),
           onReplyStored: (characterId) => countCharacterMessage(db, characterId),
+          backendFor: memberBackend,
         },
         generationId,
       ),

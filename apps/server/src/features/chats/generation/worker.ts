@@ -2,11 +2,11 @@ import type { ErrorCode, GenerationEvent } from "@hearth/contract";
 import type { Db } from "../../../db/client.ts";
 import { describeError } from "../../../lib/describe-error.ts";
 import type { EventBus } from "../../../ports/bus.ts";
-import type { LlmEvent } from "../../../ports/llm.ts";
+import type { LlmBackend, LlmEvent } from "../../../ports/llm.ts";
 import { LlmError } from "../../../ports/llm.ts";
 import { findViewer } from "../../accounts/index.ts";
 import { findCharacter } from "../../characters/index.ts";
-import type { InferenceService } from "../../inference/index.ts";
+import type { InferenceService, RegistryEntry } from "../../inference/index.ts";
 import { resolvePersonaForPrompt } from "../../personas/index.ts";
 import { toMessage } from "../mappers.ts";
 import { buildPromptWithin, type HistoryMessage, type PromptMode, PromptTooLongError } from "../prompt.ts";
@@ -41,6 +41,8 @@ export interface WorkerDeps {
     what: string,
   ) => void;
   onReplyStored?: (characterId: string) => Promise<void>;
+  /** The backend for a member's reply (their own key by their mode, member-model.ts); else the server's. */
+  backendFor?: (userId: string, entry: RegistryEntry) => Promise<LlmBackend>;
 }
 
 /**
@@ -84,7 +86,9 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
-    const backend = await deps.inference.backend(entry.id);
+    const backend = deps.backendFor
+      ? await deps.backendFor(gen.userId, entry)
+      : await deps.inference.backend(entry.id);
     const { window: budget, sampling } = generationBudget(
       viewer.permissions,
       entry,
