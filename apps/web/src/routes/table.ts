@@ -86,7 +86,12 @@ export const routeTable: readonly RouteEntry[] = [
   },
   // No footer, nothing beyond the layout
   { path: "/sale", layout: "noFooter" },
-  { path: "/external/signup", layout: "noFooter" },
+  {
+    path: "/external/signup",
+    layout: "noFooter",
+    title: "Create your account",
+    screen: () => import("./external-signup.tsx"),
+  },
   {
     path: "/accessDenied",
     layout: "noFooter",
@@ -96,7 +101,13 @@ export const routeTable: readonly RouteEntry[] = [
 
   // Main, view_chat
   { path: "/", layout: "main", permission: "view_chat", screen: () => import("./home.tsx") },
-  { path: "/external", layout: "main", permission: "view_chat" },
+  {
+    path: "/external",
+    layout: "main",
+    permission: "view_chat",
+    title: "Welcome",
+    screen: () => import("./external.tsx"),
+  },
   {
     path: "/creator/$username",
     layout: "main",
@@ -139,25 +150,37 @@ export const routeTable: readonly RouteEntry[] = [
   },
 
   // Open pages
-  { path: "/privacy", layout: "main" },
-  { path: "/terms", layout: "main" },
-  { path: "/refund", layout: "main" },
-  { path: "/2257", layout: "main" },
-  { path: "/contribute", layout: "main" }, // named here
+  { path: "/privacy", layout: "main", title: "Privacy Policy", screen: () => import("./pages/privacy.tsx") },
+  { path: "/terms", layout: "main", title: "Terms of Service", screen: () => import("./pages/terms.tsx") },
+  { path: "/refund", layout: "main", title: "Refund Policy", screen: () => import("./pages/refund.tsx") },
+  { path: "/2257", layout: "main", title: "2257 Statement", screen: () => import("./pages/2257.tsx") },
+  // named here
+  {
+    path: "/contribute",
+    layout: "main",
+    title: "Contribute",
+    screen: () => import("./pages/contribute.tsx"),
+  },
   { path: "/subscribeOld", layout: "main" },
   { path: "/plan-comparison/$frequency", layout: "main" },
   { path: "/subscribe-crypto", layout: "main" },
   { path: "/pledge/welcome", layout: "main" }, // named here: welcome for the pledge-linking service
-  { path: "/partner", layout: "main" }, // named here: partner promo
-  { path: "/easter-giveaway", layout: "main" },
+  // named here: partner promo
+  { path: "/partner", layout: "main", title: "Partner offer", screen: () => import("./partner-promo.tsx") },
+  {
+    path: "/easter-giveaway",
+    layout: "main",
+    title: "Easter giveaway",
+    screen: () => import("./easter-giveaway.tsx"),
+  },
   {
     path: "/creators/leaderboard",
     layout: "main",
     title: "Creators Leaderboard",
     screen: () => import("./leaderboard.tsx"),
   },
-  { path: "/download", layout: "main" },
-  { path: "/apps/android", layout: "main" },
+  { path: "/download", layout: "main", title: "Get the app", screen: () => import("./download.tsx") },
+  { path: "/apps/android", layout: "main", title: "Get the app", screen: () => import("./download.tsx") },
   // Listed as open, but §2.2 and §6 say the portal is for signed-in users only.
   { path: "/manage-subscription", layout: "main", login: true },
   { path: "/portal", layout: "main", login: true },

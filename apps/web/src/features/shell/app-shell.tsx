@@ -1,7 +1,11 @@
 import type { MouseEvent, ReactNode } from "react";
 import { useMe } from "../../lib/session.ts";
+import { useSite } from "../site/api.ts";
+import { PartnerSession } from "../site/partner-session.tsx";
+import { BirthdayBanner } from "./birthday-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { GuestBanner } from "./guest-banner.tsx";
+import { PartnerNavbar } from "./partner-navbar.tsx";
 import { SideNav } from "./side-nav.tsx";
 import { TopBar } from "./top-bar.tsx";
 
@@ -20,6 +24,8 @@ function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
 /** Layout of accounts-billing-admin §2.2: top bar, side navigation (a drawer on phones), footer. */
 export function AppShell({ footer = true, children }: { footer?: boolean; children: ReactNode }) {
   const me = useMe();
+  // Partner mode: the partner navbar replaces the top bar and the side navigation (§2.2 Layout).
+  const partner = useSite()?.partner.enabled ?? false;
   return (
     <div className="flex min-h-dvh flex-col">
       {/* biome-ignore lint/a11y/useValidAnchor: a real link to #main; the click only picks a closer target when the screen has one */}
@@ -30,15 +36,19 @@ export function AppShell({ footer = true, children }: { footer?: boolean; childr
       >
         Skip to content
       </a>
-      <TopBar />
+      <BirthdayBanner />
+      {partner ? <PartnerNavbar /> : <TopBar />}
+      <PartnerSession />
       {me?.is_guest ? <GuestBanner /> : null}
       <div className="flex flex-1">
         {/* The border runs the full page height; the nav inside stays in view while scrolling. */}
-        <aside className="hidden w-60 shrink-0 border-r border-border md:block">
-          <div className="sticky top-14 max-h-[calc(100dvh-3.5rem)] overflow-y-auto">
-            <SideNav />
-          </div>
-        </aside>
+        {partner ? null : (
+          <aside className="hidden w-60 shrink-0 border-r border-border md:block">
+            <div className="sticky top-14 max-h-[calc(100dvh-3.5rem)] overflow-y-auto">
+              <SideNav />
+            </div>
+          </aside>
+        )}
         <div className="flex min-w-0 flex-1 flex-col">
           <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
             {children}
