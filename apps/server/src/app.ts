@@ -13,9 +13,16 @@ import { MemoryEventBus } from "./adapters/memory-bus.ts";
 import { MemoryJobQueue } from "./adapters/memory-queue.ts";
 import { RedisEventBus } from "./adapters/redis-bus.ts";
 import { S3FileStorage } from "./adapters/s3-storage.ts";
+import { SmtpMailer } from "./adapters/smtp-mail.ts";
 import type { Config } from "./config.ts";
 import { type Database, databaseTarget, openDatabase } from "./db/client.ts";
-import { type Auth, accountRoutes, authRoutes, createAuth } from "./features/accounts/index.ts";
+import {
+  type Auth,
+  accountLifecycleRoutes,
+  accountRoutes,
+  authRoutes,
+  createAuth,
+} from "./features/accounts/index.ts";
 import { installBlocking } from "./features/blocking/index.ts";
 import {
   CharacterService,
@@ -81,7 +88,8 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   const prefix = overrides.redisPrefix ?? "hearth";
   const queue: JobQueue = config.redisUrl ? new BullJobQueue(config.redisUrl, prefix) : new MemoryJobQueue();
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, prefix) : new MemoryEventBus();
-  const auth = createAuth(config, database.db);
+  const mailer = config.mail ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : null;
+  const auth = createAuth(config, database.db, mailer);
   const inference = new InferenceService(config, loadRegistry(config));
   const storage = openFileStorage(config);
   const characters = new CharacterService({
@@ -143,6 +151,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     // A default model is one the registry would let this viewer chat with.
     models: { mayChoose: (viewer, id) => resolveModelChoice(inference.registry, viewer, id).id === id },
   });
+  await app.register(accountLifecycleRoutes, { config, db: database.db, auth, storage });
   await app.register(characterRoutes, {
     config,
     db: database.db,

@@ -134,6 +134,8 @@ export const appConfig = z.object({
     oidc: z.object({ provider_id: z.string(), label: z.string() }).nullable(),
     /** A fresh install: the next account that signs up becomes the administrator. */
     first_user_admin: z.boolean(),
+    /** Members can ask for a password reset link by e-mail (SMTP_URL is set). */
+    password_reset: z.boolean(),
   }),
   version: z.string(),
 });

@@ -1,3 +1,4 @@
+export * from "./account-lifecycle.ts";
 export * from "./accounts.ts";
 export * from "./admin-models.ts";
 export * from "./blocking.ts";

@@ -1,4 +1,5 @@
 import type { EndpointDef } from "../endpoint.ts";
+import { accountLifecycleEndpoints } from "./account-lifecycle.ts";
 import { accountEndpoints } from "./accounts.ts";
 import { blockingEndpoints } from "./blocking.ts";
 import { characterEndpoints } from "./characters.ts";
@@ -16,6 +17,7 @@ import { siteEndpoints } from "./site.ts";
 
 export {
   accountEndpoints,
+  accountLifecycleEndpoints,
   blockingEndpoints,
   characterEndpoints,
   chatEndpoints,
@@ -35,6 +37,7 @@ export {
 export const allEndpoints: readonly EndpointDef[] = [
   operationsEndpoints,
   accountEndpoints,
+  accountLifecycleEndpoints,
   characterEndpoints,
   chatEndpoints,
   generationEndpoints,

@@ -26,5 +26,6 @@ export {
 } from "./partner.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
 export { assertNotRestricted, assertPermission, isRestricted } from "./policy.ts";
+export { accountLifecycleRoutes } from "./lifecycle-routes.ts";
 export { accountRoutes } from "./routes.ts";
 export { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";

@@ -33,6 +33,7 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth, mo
         guests: config.guests,
         oidc: config.oidc ? { provider_id: config.oidc.providerId, label: config.oidc.label } : null,
         first_user_admin: await firstUserAdmin(),
+        password_reset: config.mail !== null,
       },
       version: config.version,
     }),

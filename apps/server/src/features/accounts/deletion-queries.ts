@@ -1,0 +1,53 @@
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { characters } from "../characters/schema.ts";
+import { personas } from "../personas/schema.ts";
+import { users } from "./schema.ts";
+
+// Account deletion's reads of other features' tables (decision 010 lets queries join them
+// read-only) and its one write there: handing kept bots to the "deleted user" account. Every
+// other row the account owns goes with it by the foreign keys' ON DELETE CASCADE.
+
+/** Locks the account and every administrator row, so two last admins cannot both leave. */
+export async function lockForDeletion(tx: Db, userId: string) {
+  const admins = await tx.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).for("update");
+  const [row] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+  return { row: row ?? null, adminIds: admins.map((a) => a.id) };
+}
+
+/** Avatar storage prefixes of the account's personas. */
+export async function personaAvatarKeys(tx: Db, userId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ key: personas.avatarKey })
+    .from(personas)
+    .where(and(eq(personas.userId, userId), isNotNull(personas.avatarKey)));
+  return rows.flatMap((r) => (r.key ? [r.key] : []));
+}
+
+/** The account's bots: id, avatar prefix and whether others could have chatted with them. */
+export async function ownedBots(tx: Db, userId: string) {
+  const rows = await tx
+    .select({ id: characters.id, key: characters.avatarKey, visibility: characters.visibility })
+    .from(characters)
+    .where(eq(characters.creatorUserId, userId));
+  return rows.map((r) => ({
+    id: r.id,
+    avatarKey: r.key,
+    // Only public and hidden (link-shared) bots can have other members' chats.
+    shared: r.visibility === "public" || r.visibility === "hidden",
+  }));
+}
+
+/** Hands bots to another account (the "deleted user" system account). */
+export async function handOverBots(tx: Db, botIds: string[], toUserId: string): Promise<void> {
+  if (botIds.length === 0) return;
+  await tx.update(characters).set({ creatorUserId: toUserId }).where(inArray(characters.id, botIds));
+}
+
+/** Deletes the account row; the cascade takes sessions, chats, personas, favourites, ratings, blocks and its bots. */
+export async function deleteUserRow(tx: Db, userId: string): Promise<void> {
+  await tx.delete(users).where(eq(users.id, userId));
+}
+
+/** Whether anyone but `userId` still administers this install. */
+export const otherAdmins = (adminIds: string[], userId: string) => adminIds.some((id) => id !== userId);

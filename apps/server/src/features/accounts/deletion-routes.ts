@@ -1,0 +1,38 @@
+import { accountLifecycleEndpoints } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { HttpError, unauthorized } from "../../http/errors.ts";
+import { route } from "../../http/route.ts";
+import type { FileStorage } from "../../ports/storage.ts";
+import type { Auth } from "./auth.ts";
+import { deleteAccount } from "./deletion.ts";
+import { assertNotRestricted } from "./policy.ts";
+import { requireViewer } from "./viewer.ts";
+
+/**
+ * DELETE /api/users: one's own account, a guest's too. Refused to a restricted account (like every
+ * change: it sees /user-not-found and may only sign out; an operator removes it) and to the
+ * install's last administrator, who would lock everyone out of administration.
+ */
+export async function deletionRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; auth: Auth; storage: FileStorage },
+) {
+  route(app, accountLifecycleEndpoints.deleteAccount, async ({ req }) => {
+    const viewer = await requireViewer(deps.auth, req);
+    assertNotRestricted(viewer);
+    const result = await deleteAccount(
+      { db: deps.db, storage: deps.storage, bots: deps.config.deletedCreatorBots },
+      viewer.id,
+    );
+    if (result === "gone") throw unauthorized();
+    if (result === "lastAdmin") {
+      throw new HttpError(
+        409,
+        "conflict",
+        "You are the only administrator. Make another account an administrator before deleting yours.",
+      );
+    }
+  });
+}

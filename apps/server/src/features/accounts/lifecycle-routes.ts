@@ -1,0 +1,18 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { FileStorage } from "../../ports/storage.ts";
+import type { Auth } from "./auth.ts";
+import { deletionRoutes } from "./deletion-routes.ts";
+import { emailRoutes } from "./email-routes.ts";
+import { onboardingRoutes } from "./onboarding-routes.ts";
+
+/** An account's life beside its profile: onboarding, the update-email page, reset links, deletion. */
+export async function accountLifecycleRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; auth: Auth; storage: FileStorage },
+) {
+  await app.register(onboardingRoutes, deps);
+  await app.register(emailRoutes, deps);
+  await app.register(deletionRoutes, deps);
+}
