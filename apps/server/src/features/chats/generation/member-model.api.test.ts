@@ -116,7 +116,8 @@ describe("replies through the member's own model key", () => {
     expect(res.status).toBe(200);
     return u;
   }
-  async function reply(u: { cookie: string; id: string }, modelId = "hosted") {
+  /** `modelId` null: the request names no model. */
+  async function reply(u: { cookie: string; id: string }, modelId: string | null = "hosted") {
     const character = await insertTestCharacter(h.database.db, u.id);
     const post = (p: string, body: unknown) =>
       fetch(`${base}${p}`, {
@@ -133,7 +134,7 @@ describe("replies through the member's own model key", () => {
         conversation_id: conversation.id,
         action: "send",
         content: "Hello",
-        model_id: modelId,
+        ...(modelId ? { model_id: modelId } : {}),
       }),
     );
     return done(events)?.message?.content;
@@ -167,6 +168,20 @@ describe("replies through the member's own model key", () => {
     const u = await member("enabled");
     await updateUser(h.database.db, u.id, { role: "premium", status: "active" });
     expect(await reply(u)).toBe("From the member's own model.");
+  });
+
+  it("a request naming no model uses the member's default model from the Settings page", async () => {
+    const u = await member("hybrid");
+    const put = await fetch(`${base}/api/users/me/default-model`, {
+      method: "PUT",
+      headers: { cookie: u.cookie, "content-type": "application/json" },
+      body: JSON.stringify({ model_id: "absent" }),
+    });
+    expect(put.status).toBe(200);
+    // "absent" cannot be served here, so hybrid answers with the member's key: the default was used.
+    expect(await reply(u, null)).toBe("From the member's own model.");
+    const plain = await member("hybrid");
+    expect(await reply(plain, null)).toBe("From the server's model.");
   });
 
   it("the logs never contain the key", () => {

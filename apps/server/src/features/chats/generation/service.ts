@@ -5,7 +5,7 @@ import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EventBus } from "../../../ports/bus.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
-import type { Viewer } from "../../accounts/index.ts";
+import { storedDefaultModel, type Viewer } from "../../accounts/index.ts";
 import { type InferenceService, resolveModelChoice } from "../../inference/index.ts";
 import { toMessage } from "../mappers.ts";
 import { assertOwnsConversation, chattable } from "../policy.ts";
@@ -73,7 +73,9 @@ export class GenerationService {
     if (req.action === "send" && !req.content)
       throw new HttpError(400, "invalidRequest", "content: Write something first");
     await assertMayGenerate(db, deps.config, viewer, req.action !== "autopilot");
-    const model = resolveModelChoice(deps.inference.registry, viewer, req.model_id);
+    // No choice on this device: the member's default model from the Settings page, else the server's.
+    const choice = req.model_id ?? (await storedDefaultModel(db, viewer.id)) ?? undefined;
+    const model = resolveModelChoice(deps.inference.registry, viewer, choice);
     const allowedSettings = viewer.permissions.includes("generation_settings") ? req.settings : undefined;
     if (req.action === "send" && req.content) {
       // A model that cannot load is reported by the worker, with the message kept.
