@@ -239,9 +239,13 @@ describe("route table", () => {
       "/refund",
       "/report",
       "/report/$characterId",
+      "/reset-password",
       "/sign-in",
       "/sign-up",
       "/terms",
+      "/update-email",
+      "/user-not-found",
+      "/welcome",
     ]);
   });
 });

@@ -227,11 +227,36 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/subscribe", layout: "main", login: true }, // named here
   { path: "/checkout", layout: "main", login: true },
   { path: "/checkout/success", layout: "main", login: true },
-  { path: "/update-email", layout: "main", login: true },
+  {
+    path: "/update-email",
+    layout: "main",
+    login: true,
+    title: "Add your e-mail",
+    screen: () => import("./update-email.tsx"),
+  },
   { path: "/settings", layout: "main", login: true },
   { path: "/profile", layout: "main", login: true }, // named here
-  { path: "/user-not-found", layout: "main", login: true },
-  { path: "/welcome", layout: "main", login: true },
+  // Anyone: a deleted account's old session is simply signed out by then.
+  {
+    path: "/user-not-found",
+    layout: "main",
+    title: "Account not found",
+    screen: () => import("./user-not-found.tsx"),
+  },
+  {
+    path: "/welcome",
+    layout: "main",
+    login: true,
+    title: "Welcome aboard",
+    screen: () => import("./welcome.tsx"),
+  },
+  // Named here: where a password reset link leads (one-time token in the query).
+  {
+    path: "/reset-password",
+    layout: "main",
+    title: "Choose a new password",
+    screen: () => import("./reset-password.tsx"),
+  },
   // Protected, view_my_chat_bots
   { path: "/my-characters", ...myChatbots },
   { path: "/my-chatbots", ...myChatbots },
