@@ -21,27 +21,32 @@ export function PartnerSession() {
   const queryClient = useQueryClient();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [error, setError] = useState<string | null>(null);
+  // The token is read once, at mount: it is removed from the address right away.
+  const [token] = useState(() => new URLSearchParams(window.location.search).get("token"));
+  const [signingIn, setSigningIn] = useState(token !== null);
   const tried = useRef(false);
-  const token =
-    typeof window === "undefined" ? null : new URLSearchParams(window.location.search).get("token");
 
   useEffect(() => {
-    if (!site?.partner.enabled || !token || tried.current) return;
+    if (!site || !token || tried.current) return;
+    if (!site.partner.enabled) {
+      setSigningIn(false);
+      return;
+    }
     tried.current = true;
     const url = new URL(window.location.href);
     url.searchParams.delete("token");
     window.history.replaceState(window.history.state, "", url);
     call(siteEndpoints.partnerLogin, { body: { token } })
       .then((signedIn) => queryClient.setQueryData(meQuery.queryKey, signedIn))
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : "The partner sign-in failed."));
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : "The partner sign-in failed."))
+      .finally(() => setSigningIn(false));
   }, [site, token, queryClient]);
 
-  const waitingForToken = Boolean(token) && !tried.current;
   useEffect(() => {
-    if (!site?.partner.enabled || me || waitingForToken || error) return;
+    if (!site?.partner.enabled || me || signingIn || error) return;
     if (OPEN_IN_PARTNER_MODE.includes(pathname) || !site.partner.logout_url) return;
     window.location.replace(site.partner.logout_url);
-  }, [site, me, waitingForToken, error, pathname]);
+  }, [site, me, signingIn, error, pathname]);
 
   if (!error) return null;
   return (
