@@ -30,20 +30,6 @@ export function safeRedirect(value: unknown): string {
   return value;
 }
 
-/** Pages a member without a username still reaches: onboarding itself, account and legal pages. */
-const ONBOARDING_EXEMPT = new Set([
-  "/welcome",
-  "/user-not-found",
-  "/update-email",
-  "/reset-password",
-  "/terms",
-  "/privacy",
-  "/refund",
-  "/2257",
-]);
-
-const pathOf = (href: string) => href.split(/[?#]/)[0] ?? href;
-
 function redirectParam(href: string): unknown {
   const query = href.includes("?") ? href.slice(href.indexOf("?") + 1).split("#")[0] : "";
   return new URLSearchParams(query).get("redirect");
@@ -57,11 +43,6 @@ export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: 
   const restriction = restrictionOf(me);
   if (restriction) return { kind: "restricted", restriction };
   if (!route) return { kind: "notFound" };
-  // An account without a username (made before usernames, or signed up without one) chooses one
-  // first (accounts-billing-admin §2.2), except on the pages it may need on the way.
-  if (me && !me.is_guest && !me.username && !ONBOARDING_EXEMPT.has(pathOf(href))) {
-    return { kind: "continue", to: "/welcome" };
-  }
 
   const member = me !== null && !me.is_guest;
   if (route.signedOutOnly) {
