@@ -234,8 +234,20 @@ export const routeTable: readonly RouteEntry[] = [
     title: "Add your e-mail",
     screen: () => import("./update-email.tsx"),
   },
-  { path: "/settings", layout: "main", login: true },
-  { path: "/profile", layout: "main", login: true }, // named here
+  {
+    path: "/settings",
+    layout: "main",
+    login: true,
+    title: "Settings",
+    screen: () => import("./settings.tsx"),
+  },
+  {
+    path: "/profile", // named here
+    layout: "main",
+    login: true,
+    title: "Profile settings",
+    screen: () => import("./profile.tsx"),
+  },
   // Anyone: a deleted account's old session is simply signed out by then.
   {
     path: "/user-not-found",

@@ -1,7 +1,7 @@
 import type { Me } from "@hearth/contract";
 import { roleTitle } from "@hearth/contract/labels";
 import { Link } from "@tanstack/react-router";
-import { ChevronDown, LogOut, UserPlus } from "lucide-react";
+import { ChevronDown, LogOut, Settings, UserPlus, UserRound } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import {
@@ -48,7 +48,22 @@ export function AccountMenu({ me }: { me: Me }) {
               Sign up free
             </Link>
           </DropdownMenuItem>
-        ) : null}
+        ) : (
+          <>
+            <DropdownMenuItem asChild>
+              <Link to="/profile">
+                <UserRound aria-hidden />
+                Profile
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to="/settings">
+                <Settings aria-hidden />
+                Settings
+              </Link>
+            </DropdownMenuItem>
+          </>
+        )}
         <DropdownMenuItem
           disabled={signingOut}
           onSelect={() => {
