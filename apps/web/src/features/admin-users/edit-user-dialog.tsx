@@ -17,6 +17,7 @@ import { DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
 import { Select } from "../../ui/input.tsx";
 import { Field } from "../../ui/label.tsx";
 import { restrictionLabel, statusLabel, userHandle } from "./labels.ts";
+import { ResetLinkSection } from "./reset-link.tsx";
 import { useUpdateAdminUser } from "./use-admin-users.ts";
 
 interface EditUserDialogProps {
@@ -134,6 +135,7 @@ export function EditUserDialog({ user, currentUserId, onDone }: EditUserDialogPr
           </Button>
         </DialogFooter>
       </form>
+      <ResetLinkSection user={user} />
     </DialogContent>
   );
 }
