@@ -127,6 +127,12 @@ export function OnboardingFlow({ saved, onDone }: { saved: OnboardingState; onDo
     );
   }
 
+  // Shown as the member types (§5), beside the message a refused Continue left.
+  const typed = username.trim();
+  const usernameError =
+    errors.username ??
+    (typed ? usernameProblem(typed) : null) ??
+    (availability === "unavailable" ? "Username is not available" : null);
   const usernameHint =
     availability === "checking"
       ? "Checking…"
@@ -140,11 +146,11 @@ export function OnboardingFlow({ saved, onDone }: { saved: OnboardingState; onDo
       <Field
         id={`${ids}-username`}
         label="Username"
-        error={errors.username ?? (availability === "unavailable" ? "Username is not available" : null)}
+        error={usernameError}
         hint={<span aria-live="polite">{usernameHint}</span>}
       >
         <Input
-          {...fieldControlProps(`${ids}-username`, errors.username, true)}
+          {...fieldControlProps(`${ids}-username`, usernameError, true)}
           name="username"
           autoComplete="username"
           maxLength={40}
