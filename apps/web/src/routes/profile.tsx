@@ -25,12 +25,8 @@ export default function ProfileScreen() {
         />
       ) : (
         <div className="flex flex-col gap-10">
-          {/* Keyed by the saved values, so a save resets what the form compares against. */}
-          <ProfileForm
-            key={JSON.stringify([me.username, me.name, settings.data])}
-            me={me}
-            settings={settings.data}
-          />
+          {/* Compares against the saved values, which refresh after Update, so it stays mounted. */}
+          <ProfileForm me={me} settings={settings.data} />
           {me.is_guest ? null : (
             <>
               <PasswordSection />
