@@ -69,10 +69,6 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
-  /** Accounts: the SMTP server reset e-mails go through (smtp://user:pass@host:port), its sender, and deleted creators' bots. */
-  SMTP_URL: z.url().optional(),
-  HEARTH_MAIL_FROM: z.string().min(3).optional(),
-  HEARTH_DELETED_CREATOR_BOTS: z.enum(["delete", "keep"]).default("delete"),
   HEARTH_PROFILE_LAYOUT: z.enum(["v1", "v2"]).default("v1"),
   HEARTH_HIGHLIGHTS_MAX: z.coerce.number().int().min(1).max(1000).default(300),
   HEARTH_USER_LLM_BASE_URL: z.url().default("https://api.openai.com/v1"),
@@ -86,6 +82,10 @@ const envSchema = z.object({
   HEARTH_ANDROID_URL: z.string().optional(),
   HEARTH_APP_ID_ROLEPLAY: z.string().optional(),
   HEARTH_APP_ID_FAMILY: z.string().optional(),
+  /** Accounts: the SMTP server reset e-mails go through (smtp://user:pass@host:port), its sender, and deleted creators' bots. */
+  SMTP_URL: z.url().optional(),
+  HEARTH_MAIL_FROM: z.string().min(3).optional(),
+  HEARTH_DELETED_CREATOR_BOTS: z.enum(["delete", "keep"]).default("delete"),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("us-east-1"),
@@ -149,13 +149,6 @@ export interface Config {
   reviewPublicBots: boolean;
   /** Most personas a member may have, by effective tier; null means no limit. Admins have none. */
   personaLimits: PersonaLimits;
-  /** Outgoing e-mail (password resets); null: users cannot request a reset themselves. */
-  mail: { smtpUrl: string; from: string } | null;
-  /**
-   * A deleted account's bots: deleted with it (`delete`, their chats with it), or kept and handed to
-   * the "deleted user" system account so other members keep their chats (`keep`).
-   */
-  deletedCreatorBots: "delete" | "keep";
   /** Profile settings: the page's layout (v1 wider, v2 narrower) and the highlights' maximum length. */
   profile: { layout: "v1" | "v2"; highlightsMax: number };
   /** Where a member's own language-model key is used (llm_mode enabled/hybrid), and the model asked for. */
@@ -171,6 +164,13 @@ export interface Config {
     androidUrl: string | null;
     applicationIds: { roleplay: string | null; family: string | null };
   };
+  /** Outgoing e-mail (password resets); null: users cannot request a reset themselves. */
+  mail: { smtpUrl: string; from: string } | null;
+  /**
+   * A deleted account's bots: deleted with it (`delete`, their chats with it), or kept and handed to
+   * the "deleted user" system account so other members keep their chats (`keep`).
+   */
+  deletedCreatorBots: "delete" | "keep";
   /** Uploaded files: S3-compatible storage when a bucket is named, else `filesDir` on local disk. */
   storage: {
     filesDir: string;
@@ -264,8 +264,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     guestSignInsPerDay: e.HEARTH_GUEST_SIGNINS_PER_DAY,
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
     personaLimits: e.HEARTH_PERSONA_LIMITS,
-    mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.HEARTH_MAIL_FROM ?? `${e.HEARTH_BRAND_NAME} <no-reply@localhost>` } : null,
-    deletedCreatorBots: e.HEARTH_DELETED_CREATOR_BOTS,
     profile: { layout: e.HEARTH_PROFILE_LAYOUT, highlightsMax: e.HEARTH_HIGHLIGHTS_MAX },
     userLlm: { baseUrl: e.HEARTH_USER_LLM_BASE_URL, model: e.HEARTH_USER_LLM_MODEL },
     site: {
@@ -277,6 +275,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       androidUrl: e.HEARTH_ANDROID_URL || null,
       applicationIds: { roleplay: e.HEARTH_APP_ID_ROLEPLAY || null, family: e.HEARTH_APP_ID_FAMILY || null },
     },
+    mail: e.SMTP_URL
+      ? { smtpUrl: e.SMTP_URL, from: e.HEARTH_MAIL_FROM ?? `${e.HEARTH_BRAND_NAME} <no-reply@localhost>` }
+      : null,
+    deletedCreatorBots: e.HEARTH_DELETED_CREATOR_BOTS,
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     version: readVersion(),
   };

@@ -3,6 +3,9 @@
 // this feature (auth.ts); the composition root registers the routes from here (decision 010).
 export { type Auth, createAuth } from "./auth.ts";
 export { authRoutes } from "./auth-routes.ts";
+export { storedDefaultModel } from "./default-model-routes.ts";
+export { accountLifecycleRoutes } from "./lifecycle-routes.ts";
+export { decryptLlmKey, type MemberLlm } from "./llm-key.ts";
 export {
   displayNameOf,
   ensureSystemAccount,
@@ -13,8 +16,6 @@ export {
   lockAccount,
   usernameExists,
 } from "./lookups.ts";
-export { storedDefaultModel } from "./default-model-routes.ts";
-export { decryptLlmKey, type MemberLlm } from "./llm-key.ts";
 export { memberLlm } from "./member-llm.ts";
 export {
   createExternalUser,
@@ -26,6 +27,5 @@ export {
 } from "./partner.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
 export { assertNotRestricted, assertPermission, isRestricted } from "./policy.ts";
-export { accountLifecycleRoutes } from "./lifecycle-routes.ts";
 export { accountRoutes } from "./routes.ts";
 export { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";
