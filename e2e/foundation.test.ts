@@ -67,7 +67,17 @@ describe("web shell", () => {
 
     await page.reload();
     await accountMenu(page, name).waitFor();
-    expect(await navLinks(page)).toEqual(["Home", "Chats", "Create", "My Chatbots", "Favorites", "Personas"]);
+    expect(await navLinks(page)).toEqual([
+      "Home",
+      "Chats",
+      "Create",
+      "My Chatbots",
+      "Favorites",
+      "Recommended",
+      "Personas",
+      "Leaderboard",
+      "Blocked creators",
+    ]);
     expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
     await page.getByRole("heading", { name: "No characters yet" }).waitFor();
 
@@ -154,8 +164,12 @@ describe("web shell", () => {
       "Create",
       "My Chatbots",
       "Favorites",
+      "Recommended",
       "Personas",
+      "Leaderboard",
+      "Blocked creators",
       "Users",
+      "Reviews",
       "Models",
     ]);
 
@@ -179,7 +193,7 @@ describe("web shell", () => {
     // Signing out on a guarded page lands on Home, signed out (not on the sign-in redirect).
     await signOut(page, admin.name);
     await page.waitForURL(`${server.url}/`);
-    expect(await navLinks(page)).toEqual(["Home"]);
+    expect(await navLinks(page)).toEqual(["Home", "Recommended", "Leaderboard"]);
     await context.close();
   });
 });
