@@ -61,6 +61,7 @@ function paramSets(def: EndpointDef, ids: Ids): Record<string, string>[] {
   const p = def.path;
   if (p.includes("{key+}")) return [{ key: "avatars/none.webp" }];
   if (p.includes("{username}")) return [{ username: ids.username }];
+  if (p.includes("{slug}")) return [{ slug: "privacy" }];
   if (!p.includes("{id}")) return [{}];
   const candidates = p.startsWith("/api/admin/users/")
     ? [ids.me]

@@ -26,6 +26,6 @@ export {
   verifyPartnerToken,
 } from "./partner.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
-export { assertNotRestricted, assertPermission, isRestricted } from "./policy.ts";
+export { assertNotRestricted, assertPermission, isRestricted, refuseRestrictedChanges } from "./policy.ts";
 export { accountRoutes } from "./routes.ts";
 export { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";

@@ -6,12 +6,14 @@ import type { Auth } from "./auth.ts";
 import { deletionRoutes } from "./deletion-routes.ts";
 import { emailRoutes } from "./email-routes.ts";
 import { onboardingRoutes } from "./onboarding-routes.ts";
+import { refuseRestrictedChanges } from "./policy.ts";
 
 /** An account's life beside its profile: onboarding, the update-email page, reset links, deletion. */
 export async function accountLifecycleRoutes(
   app: FastifyInstance,
   deps: { config: Config; db: Db; auth: Auth; storage: FileStorage },
 ) {
+  refuseRestrictedChanges(app, deps.auth);
   await app.register(onboardingRoutes, deps);
   await app.register(emailRoutes, deps);
   await app.register(deletionRoutes, deps);

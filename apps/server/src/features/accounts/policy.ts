@@ -1,6 +1,8 @@
 import type { AdminUserUpdate, Permission } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
 import { forbidden, HttpError } from "../../http/errors.ts";
-import type { Viewer } from "./viewer.ts";
+import type { Auth } from "./auth.ts";
+import { getViewer, type Viewer } from "./viewer.ts";
 
 /**
  * The server's one permission check. A restricted account is refused everything with the
@@ -44,4 +46,15 @@ export function canChangeUser(viewer: Viewer, targetId: string, change: AdminUse
       "You cannot remove your own administrator rights or restrict yourself. Ask another administrator.",
     );
   }
+}
+
+/**
+ * A plugin-level preHandler for routes that change something: a restricted account is refused
+ * with 403 `restricted` before the body is read, so a malformed body cannot answer 400 first.
+ */
+export function refuseRestrictedChanges(app: FastifyInstance, auth: Auth): void {
+  app.addHook("preHandler", async (req) => {
+    if (req.method === "GET" || req.method === "HEAD") return;
+    assertNotRestricted(await getViewer(auth, req));
+  });
 }

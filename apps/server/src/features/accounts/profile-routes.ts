@@ -15,7 +15,7 @@ import type { Auth } from "./auth.ts";
 import { defaultModelRoutes, type ModelChoices } from "./default-model-routes.ts";
 import { describeLlmKey } from "./llm-key.ts";
 import { passwordRoutes } from "./password-routes.ts";
-import { isRestricted } from "./policy.ts";
+import { isRestricted, refuseRestrictedChanges } from "./policy.ts";
 import { EMAIL_TAKEN, settingsChange, USERNAME_TAKEN, violates } from "./profile-rules.ts";
 import { updateProfile, usernameTaken } from "./queries.ts";
 import { type UserRow, users } from "./schema.ts";
@@ -30,6 +30,7 @@ export async function profileRoutes(
   app: FastifyInstance,
   { config, db, auth, models }: { config: Config; db: Db; auth: Auth; models: ModelChoices },
 ) {
+  refuseRestrictedChanges(app, auth);
   await app.register(sessionsRoutes, { db, auth });
   await app.register(passwordRoutes, { auth });
   await app.register(defaultModelRoutes, { db, auth, models });

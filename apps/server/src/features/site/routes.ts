@@ -9,6 +9,7 @@ import {
   createExternalUser,
   getViewer,
   partnerAccount,
+  refuseRestrictedChanges,
   startSession,
   toMe,
   verifyPartnerToken,
@@ -30,6 +31,7 @@ export interface SiteDeps {
 export async function siteRoutes(app: FastifyInstance, { config, db, auth }: SiteDeps) {
   // Read once at start: a broken site.json stops the start with its reason.
   const site = siteConfigOf(config, readSiteFile(config.dataDir));
+  refuseRestrictedChanges(app, auth);
 
   route(app, siteEndpoints.config, async () => site);
 
