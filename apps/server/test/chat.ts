@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { GenerationEvent } from "@hearth/contract";
+import type { ConversationCreated, GenerationEvent } from "@hearth/contract";
 import type { Db } from "../src/db/client.ts";
 import { type CharacterRow, characters, type NewCharacterRow } from "../src/features/characters/schema.ts";
 
@@ -70,3 +70,34 @@ export async function readSse(
 
 export const tokensOf = (messages: SseMessage[]) =>
   messages.flatMap((m) => (m.event.type === "token" ? [m.event.text] : [])).join("");
+
+/**
+ * Opens a new chat with a character over real HTTP (`base` from `h.listen()`) and sends one
+ * message, answering the generation's events. `extra` adds fields to the generate request.
+ */
+export async function sendInNewChat(
+  base: string,
+  cookie: string,
+  characterId: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+): Promise<SseMessage[]> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const { conversation } = (await (
+    await post("/api/conversations", { character_id: characterId })
+  ).json()) as ConversationCreated;
+  return readSse(
+    await post("/api/generate", {
+      type: "text",
+      conversation_id: conversation.id,
+      action: "send",
+      content,
+      ...extra,
+    }),
+  );
+}

@@ -1,13 +1,7 @@
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
-import type {
-  AdminModels,
-  ApiError,
-  ConversationCreated,
-  LocalServerList,
-  ModelList,
-} from "@hearth/contract";
+import type { AdminModels, ApiError, LocalServerList, ModelList } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter, readSse, tokensOf } from "../../../test/chat.ts";
+import { insertTestCharacter, sendInNewChat, tokensOf } from "../../../test/chat.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 import { startRecordingServer } from "../../../test/recording-openai-server.ts";
 import { probeLocalServers } from "./local-servers.ts";
@@ -136,23 +130,7 @@ describe("model servers on this machine", () => {
     // A chat now streams from the stand-in.
     const base = await h.listen();
     const character = await insertTestCharacter(h.database.db, member.id);
-    const post = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, {
-        method: "POST",
-        headers: { cookie: member.cookie, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    const { conversation } = (await (
-      await post("/api/conversations", { character_id: character.id })
-    ).json()) as ConversationCreated;
-    const events = await readSse(
-      await post("/api/generate", {
-        type: "text",
-        conversation_id: conversation.id,
-        action: "send",
-        content: "Hi!",
-      }),
-    );
+    const events = await sendInNewChat(base, member.cookie, character.id, "Hi!");
     expect(tokensOf(events)).toBe("*waves* Hello from the stand-in.");
     expect(standIn.requests.at(-1)?.model).toBe("stand-in-chat");
 

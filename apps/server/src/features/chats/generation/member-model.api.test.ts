@@ -3,9 +3,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ConversationCreated, GenerationEvent } from "@hearth/contract";
+import type { GenerationEvent } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { insertTestCharacter, readSse } from "../../../../test/chat.ts";
+import { insertTestCharacter, sendInNewChat } from "../../../../test/chat.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../../test/harness.ts";
 
 /**
@@ -119,23 +119,12 @@ describe("replies through the member's own model key", () => {
   /** `modelId` null: the request names no model. */
   async function reply(u: { cookie: string; id: string }, modelId: string | null = "hosted") {
     const character = await insertTestCharacter(h.database.db, u.id);
-    const post = (p: string, body: unknown) =>
-      fetch(`${base}${p}`, {
-        method: "POST",
-        headers: { cookie: u.cookie, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    const { conversation } = (await (
-      await post("/api/conversations", { character_id: character.id })
-    ).json()) as ConversationCreated;
-    const events = await readSse(
-      await post("/api/generate", {
-        type: "text",
-        conversation_id: conversation.id,
-        action: "send",
-        content: "Hello",
-        ...(modelId ? { model_id: modelId } : {}),
-      }),
+    const events = await sendInNewChat(
+      base,
+      u.cookie,
+      character.id,
+      "Hello",
+      modelId ? { model_id: modelId } : {},
     );
     return done(events)?.message?.content;
   }
