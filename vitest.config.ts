@@ -20,7 +20,9 @@ export default defineConfig({
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
           environment: "node",
-          testTimeout: 120_000,
+          // Generous: a passing test takes what it takes, and a whole file of browser flows on
+          // two cores shared with the server tier once ran one 11 s test past 120 s.
+          testTimeout: 240_000,
           hookTimeout: 180_000,
           pool: "forks",
           fileParallelism: false,

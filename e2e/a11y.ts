@@ -160,8 +160,10 @@ function patchLocators(sample: Locator): void {
 
 /**
  * Names the state: the route with ids left out, and the open dialogs and menus with their names.
- * Two frames first, so a click's re-render has landed, and up to 5 s for a screen still loading
- * (a page spinner, or no level-one heading yet: every screen has one once it is there). Null for
+ * Two frames first, so a click's re-render has landed, and up to 15 s for a screen still loading
+ * (a page spinner, or no level-one heading yet: every screen has one once it is there). 5 s was
+ * not always enough on two cores busy with other test files: a test that moves on before its
+ * screen has drawn then failed `page-has-heading-one` on the loading state. Null for
  * a page that is not Hearth's app (another site, or an API answer shown as a page).
  */
 async function stateName(origin: string): Promise<string | null> {
@@ -169,9 +171,12 @@ async function stateName(origin: string): Promise<string | null> {
   await frames();
   if (location.origin !== origin || !document.getElementById("root")) return null;
   const layerSelector = '[role="dialog"], [role="alertdialog"], [role="menu"]';
+  // A layer counts only when shown: a closed drawer or dialog kept in the page is not a screen.
+  const shownLayer = () =>
+    Array.from(document.querySelectorAll(layerSelector)).some((e) => e.getClientRects().length > 0);
   const loading = () =>
-    document.querySelector("[data-page-spinner]") !== null || !document.querySelector(`h1, ${layerSelector}`);
-  const deadline = performance.now() + 5_000;
+    document.querySelector("[data-page-spinner]") !== null || !(document.querySelector("h1") || shownLayer());
+  const deadline = performance.now() + 15_000;
   while (loading() && performance.now() < deadline) await frames();
   const route = location.pathname
     .split("/")
@@ -212,6 +217,11 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
   const emulate = emulateMediaOf.get(page) ?? page.emulateMedia.bind(page);
   const original = page.viewportSize();
   const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? "dark");
+  // The check must leave the page as it found it: the viewport changes can move a menu under the
+  // pointer, and the browser's hover then moves focus to another item (Chromium 156 does).
+  await page.evaluate(() => {
+    (window as unknown as { __a11yFocus?: Element | null }).__a11yFocus = document.activeElement;
+  });
   const problems: string[] = [];
   try {
     if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
@@ -247,6 +257,17 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
       if (original) await page.setViewportSize(original);
       await emulate({ colorScheme: entry.colorScheme, reducedMotion: entry.reducedMotion });
       await page.evaluate(settle, theme).catch(() => undefined);
+      await page
+        .evaluate(() => {
+          // Only a hover's move between items of one menu is undone: focus the page moved on its
+          // own meanwhile (a dialog's autofocus) stays where the page put it.
+          const saved = (window as unknown as { __a11yFocus?: HTMLElement | null }).__a11yFocus;
+          const now = document.activeElement;
+          const menu = saved?.closest('[role="menu"]');
+          if (saved?.isConnected && now !== saved && menu && now && menu.contains(now))
+            saved.focus({ preventScroll: true });
+        })
+        .catch(() => undefined);
     }
   }
   const elapsed = performance.now() - started;

@@ -13,6 +13,7 @@ import {
   newPage,
   repoRoot,
   startServer,
+  uniqueUsername,
 } from "./harness.ts";
 import { STAND_IN_MODEL_ID, type StandInModel, startStandInModel } from "./stand-in-model.ts";
 
@@ -271,7 +272,7 @@ describe("admin models page", () => {
     const member = { email: `member-${Date.now()}@example.com`, password: "correct horse battery" };
     const { context, page } = await newPage(browser, server);
     const signUp = await context.request.post("/api/auth/sign-up/email", {
-      data: { ...member, name: "Plain Member" },
+      data: { ...member, name: "Plain Member", username: uniqueUsername("member") },
       headers: { origin: server.url },
     });
     expect(signUp.ok()).toBe(true);

@@ -114,7 +114,11 @@ describe("characters: create, edit, drafts, avatars", () => {
     // A new bot opens its chat (accounts-billing-admin §2.2), or its profile while chat isn't built.
     await page.waitForURL(/\/(chat|chatbot)\/[0-9a-f-]{36}$/);
     const [, opened, id = ""] = new URL(page.url()).pathname.split("/");
-    if (opened === "chat") await page.goto(`/chatbot/${id}`);
+    // Let the chat draw before leaving it: the accessibility check looks at the page as it is then.
+    if (opened === "chat") {
+      await page.getByRole("heading", { level: 1, name: "Mira E2E" }).waitFor();
+      await page.goto(`/chatbot/${id}`);
+    }
     await page.getByRole("heading", { level: 1, name: "Mira E2E" }).waitFor();
     const chatNow = page.getByRole("link", { name: "Chat Now" });
     if (opened === "chat") expect(await chatNow.getAttribute("href")).toBe(`/chat/${id}`);
@@ -312,6 +316,7 @@ describe("characters: browse, access, review, signed-out", () => {
     await page.getByRole("link", { name: "Unlock Bot Creation" }).click();
     await page.waitForURL((url) => url.pathname === "/sign-up");
     expect(new URL(page.url()).searchParams.get("redirect")).toBe("/chatbot/create");
+    await page.getByRole("heading", { level: 1, name: "Create your account" }).waitFor();
     await context.close();
   });
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Character, GenerateRequest, Message, MessagePage } from "@hearth/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
+import { uniqueUsername } from "./harness.ts";
 
 /** Shared by chat-tools.test.ts and personas.test.ts: accounts, chats and screenshots. */
 
@@ -28,7 +29,9 @@ let accounts = 0;
 
 export async function signUp(context: BrowserContext, name: string) {
   const email = `tools-${Date.now()}-${++accounts}@example.com`;
-  const response = await context.request.post("/api/auth/sign-up/email", { data: { email, password, name } });
+  const response = await context.request.post("/api/auth/sign-up/email", {
+    data: { email, password, name, username: uniqueUsername(name) },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 

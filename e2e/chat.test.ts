@@ -5,7 +5,15 @@ import { join } from "node:path";
 import type { Character, Conversation, ConversationList, MessagePage, ModelList } from "@hearth/contract";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type HearthServer, launchBrowser, newPage, repoRoot, startServer } from "./harness.ts";
+import {
+  freePort,
+  type HearthServer,
+  launchBrowser,
+  newPage,
+  repoRoot,
+  startServer,
+  uniqueUsername,
+} from "./harness.ts";
 
 /**
  * The chat screen and the chats pages against a real Hearth process.
@@ -26,7 +34,9 @@ let accounts = 0;
 
 async function signUp(context: BrowserContext, name: string) {
   const email = `chat-${Date.now()}-${++accounts}@example.com`;
-  const response = await context.request.post("/api/auth/sign-up/email", { data: { email, password, name } });
+  const response = await context.request.post("/api/auth/sign-up/email", {
+    data: { email, password, name, username: uniqueUsername(name) },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 

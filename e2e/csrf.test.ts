@@ -9,7 +9,14 @@ import type {
 } from "@hearth/contract";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type HearthServer, launchBrowser, newPage, startServer } from "./harness.ts";
+import {
+  freePort,
+  type HearthServer,
+  launchBrowser,
+  newPage,
+  startServer,
+  uniqueUsername,
+} from "./harness.ts";
 import { png } from "./png.ts";
 
 /**
@@ -163,7 +170,7 @@ async function sentHeaders(context: BrowserContext, page: Page) {
 async function signUp(context: BrowserContext, name: string): Promise<void> {
   const email = `${name.toLowerCase()}-${Date.now()}@example.com`;
   const res = await context.request.post("/api/auth/sign-up/email", {
-    data: { email, password: "correct horse battery", name },
+    data: { email, password: "correct horse battery", name, username: uniqueUsername(name) },
   });
   expect(res.status(), await res.text()).toBe(200);
 }

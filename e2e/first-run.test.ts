@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Me } from "@hearth/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HearthServer, launchBrowser, newPage, startServer } from "./harness.ts";
+import { type HearthServer, launchBrowser, newPage, startServer, uniqueUsername } from "./harness.ts";
 
 /**
  * Issue 9, "First run that works", on a fresh install with the demo characters: a visitor gets
@@ -203,6 +203,7 @@ describe("the first administrator", () => {
     await first.page.goto("/sign-up");
     await first.page.getByText("You're the first one here").waitFor();
     await shot(first.page, "sign-up-first-admin-390");
+    await first.page.getByLabel("Username").fill(uniqueUsername("founder"));
     await first.page.getByLabel("Display name").fill("Founder");
     await first.page.getByLabel("Email").fill("founder@example.com");
     await first.page.getByLabel("Password").fill("founder-password-1");
@@ -219,7 +220,12 @@ describe("the first administrator", () => {
     await next.page.getByRole("heading", { name: "Create your account" }).waitFor();
     expect(await next.page.getByText("You're the first one here").count()).toBe(0);
     const response = await next.context.request.post("/api/auth/sign-up/email", {
-      data: { email: "second@example.com", password: "second-password-1", name: "Second" },
+      data: {
+        email: "second@example.com",
+        password: "second-password-1",
+        name: "Second",
+        username: uniqueUsername("second"),
+      },
     });
     expect(response.status()).toBe(200);
     expect(((await (await next.context.request.get("/api/me")).json()) as Me).is_admin).toBe(false);

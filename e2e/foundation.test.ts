@@ -1,4 +1,4 @@
-import type { AppConfig } from "@hearth/contract";
+import type { AppConfig, Me } from "@hearth/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,6 +8,7 @@ import {
   launchBrowser,
   newPage,
   startServer,
+  uniqueUsername,
 } from "./harness.ts";
 
 /**
@@ -18,7 +19,12 @@ import {
 let server: HearthServer;
 let browser: Browser;
 
-const admin = { email: "admin@example.com", password: "admin-password-123", name: "Ops Admin" };
+const admin = {
+  email: "admin@example.com",
+  password: "admin-password-123",
+  name: "Ops Admin",
+  username: uniqueUsername("opsadmin"),
+};
 
 beforeAll(async () => {
   const dataDir = createDataDir();
@@ -53,10 +59,61 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 describe("web shell", () => {
+  it("asks for a username at sign-up: the §5 messages, availability, and a name taken meanwhile", async () => {
+    const { context, page, pageErrors } = await newPage(browser, server, { width: 390 });
+    await page.goto("/sign-up");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText("Username can't be empty").waitFor();
+
+    const username = page.getByLabel("Username");
+    await username.fill("abc");
+    await page.getByText("Username is too short, it should be at least 4 characters long.").waitFor();
+    await username.fill("not.allowed");
+    await page.getByText("Username contain invalid characters").waitFor();
+    // Another account's name, in other letters' case: refused after the debounced check.
+    await username.fill(admin.username.toUpperCase());
+    await page.getByText("Username is not available").waitFor();
+
+    // Free when checked, then taken by someone else before Create account: the server's refusal
+    // shows under the field, and no account is made.
+    const wanted = uniqueUsername("raced");
+    await username.fill(wanted);
+    await page.getByText("Username is available").waitFor();
+    const other = await newPage(browser, server);
+    const taken = await other.context.request.post("/api/auth/sign-up/email", {
+      data: {
+        email: `other-${Date.now()}@example.com`,
+        password: "correct horse battery",
+        name: "Other",
+        username: wanted,
+      },
+    });
+    expect(taken.status(), await taken.text()).toBe(200);
+    await other.context.close();
+    await page.getByLabel("Display name").fill("Racer");
+    await page.getByLabel("Email").fill(`racer-${Date.now()}@example.com`);
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText("Username is not available").waitFor();
+    expect(await username.getAttribute("aria-invalid")).toBe("true");
+    expect((await context.request.get("/api/me")).status()).toBe(401);
+
+    const mine = uniqueUsername("Racer");
+    await username.fill(mine.toUpperCase());
+    await page.getByText("Username is available").waitFor();
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { level: 1, name: "Welcome, Racer" }).waitFor();
+    const me = (await (await context.request.get("/api/me")).json()) as Me;
+    expect(me.username).toBe(mine);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("signs up, stays signed in after a reload, sees member navigation, is denied admin, signs out", async () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     const name = "Ada Tester";
     await page.goto("/sign-up");
+    await page.getByLabel("Username").fill(uniqueUsername("ada"));
     await page.getByLabel("Display name").fill(name);
     await page.getByLabel("Email").fill(`ada-${Date.now()}@example.com`);
     await page.getByLabel("Password").fill("correct horse battery");
@@ -145,14 +202,19 @@ describe("web shell", () => {
 
   it("lets an admin find a user and change their plan", async () => {
     // A member to edit.
-    const member = { name: "Plan Changer", email: `plan-${Date.now()}@example.com` };
+    const member = {
+      name: "Plan Changer",
+      email: `plan-${Date.now()}@example.com`,
+      username: uniqueUsername("planchanger"),
+    };
     const signup = await newPage(browser, server);
     await signup.page.goto("/sign-up");
+    await signup.page.getByLabel("Username").fill(member.username);
     await signup.page.getByLabel("Display name").fill(member.name);
     await signup.page.getByLabel("Email").fill(member.email);
     await signup.page.getByLabel("Password").fill("correct horse battery");
     await signup.page.getByRole("button", { name: "Create account" }).click();
-    await accountMenu(signup.page, member.name).waitFor();
+    await signup.page.getByRole("heading", { level: 1, name: `Welcome, ${member.name}` }).waitFor();
     await signup.context.close();
 
     const { context, page } = await newPage(browser, server);
@@ -171,11 +233,13 @@ describe("web shell", () => {
       "Users",
       "Reviews",
       "Models",
+      "Billing",
     ]);
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
     await page.getByRole("searchbox", { name: "Search users" }).fill("Plan Changer");
-    const row = page.getByRole("row").filter({ hasText: member.email });
+    // The list shows a member's @username (the e-mail only for accounts without one).
+    const row = page.getByRole("row").filter({ hasText: `@${member.username}` });
     await row.waitFor();
     // The search runs once typing pauses: wait for the list to narrow to the header + the match.
     await expect.poll(() => page.getByRole("row").count()).toBe(2);
@@ -188,7 +252,11 @@ describe("web shell", () => {
 
     await page.reload();
     await page.getByRole("searchbox", { name: "Search users" }).fill(member.email);
-    await page.getByRole("row").filter({ hasText: member.email }).getByText("I'm All In").waitFor();
+    await page
+      .getByRole("row")
+      .filter({ hasText: `@${member.username}` })
+      .getByText("I'm All In")
+      .waitFor();
 
     // Signing out on a guarded page lands on Home, signed out (not on the sign-in redirect).
     await signOut(page, admin.name);

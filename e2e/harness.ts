@@ -132,19 +132,37 @@ function serverEnv(dataDir: string, extra: Record<string, string>): NodeJS.Proce
     HEARTH_SEED_DEMO: "false",
     // Tests sign up plain members; the ones about the first administrator turn this back on.
     HEARTH_FIRST_USER_ADMIN: "false",
+    // Every test's accounts come from 127.0.0.1; the per-address allowance has its API test.
+    HEARTH_SIGNUPS_PER_DAY: "0",
     ...extra,
   };
 }
 
+let usernameCount = 0;
+
 /**
- * Runs a `hearth` CLI command against a data directory, e.g. to create an admin before the
- * server starts (the embedded database is opened by one process at a time).
+ * A fresh username from a prefix (its letters, digits, _ and -, lowercased), unique within the
+ * run and across runs on one database: members without one are sent to onboarding (/welcome).
+ * At most 20 characters and at least 4, as the original sign-up asks.
  */
+export function uniqueUsername(prefix: string): string {
+  usernameCount += 1;
+  const tail = `_${Date.now().toString(36)}${usernameCount.toString(36)}`;
+  const head = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "")
+    .slice(0, 20 - tail.length);
+  return `${head || "member"}${tail}`;
+}
+
 /**
  * Creates an administrator with the CLI. Call it before the server starts: the embedded database
  * allows one process at a time.
  */
-export function createAdmin(dataDir: string, admin: { email: string; password: string; name: string }): void {
+export function createAdmin(
+  dataDir: string,
+  admin: { email: string; password: string; name: string; username?: string },
+): void {
   runCli(dataDir, [
     "user",
     "create",
@@ -154,6 +172,8 @@ export function createAdmin(dataDir: string, admin: { email: string; password: s
     admin.password,
     "--name",
     admin.name,
+    "--username",
+    admin.username ?? uniqueUsername(admin.name),
     "--admin",
   ]);
 }
@@ -161,7 +181,7 @@ export function createAdmin(dataDir: string, admin: { email: string; password: s
 /** A member on an active paid plan (premium sees every chat dialog), made before the server starts. */
 export function createSubscriber(
   dataDir: string,
-  member: { email: string; password: string; name: string },
+  member: { email: string; password: string; name: string; username?: string },
   role: "minimal" | "basic" | "premium" = "premium",
 ): void {
   runCli(dataDir, [
@@ -173,10 +193,16 @@ export function createSubscriber(
     member.password,
     "--name",
     member.name,
+    "--username",
+    member.username ?? uniqueUsername(member.name),
   ]);
   runCli(dataDir, ["user", "set-role", member.email, "--role", role, "--status", "active"]);
 }
 
+/**
+ * Runs a `hearth` CLI command against a data directory, e.g. to create an admin before the
+ * server starts (the embedded database is opened by one process at a time).
+ */
 export function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): string {
   const result = spawnSync(process.execPath, [serverEntry, ...args], {
     cwd: repoRoot,

@@ -7,7 +7,9 @@ import { type HearthServer, launchBrowser, newPage, startServer } from "./harnes
 /**
  * /welcome (accounts-billing-admin §2.2, §4, §5): a member without a username chooses one with
  * its rules and the availability check, gives the consents, accepts the guidelines and is done;
- * the step is saved on the server, so a reload resumes where it was.
+ * the step is saved on the server, so a reload resumes where it was. Signed up here without a
+ * username on purpose (as accounts made before usernames, or by the hosted login provider): the
+ * guard sends such a member from any page to /welcome.
  */
 describe("onboarding", () => {
   let server: HearthServer;
@@ -28,7 +30,8 @@ describe("onboarding", () => {
     });
     expect(signUp.status(), await signUp.text()).toBe(200);
 
-    await page.goto("/welcome");
+    await page.goto("/");
+    await page.waitForURL(`${server.url}/welcome`);
     await page.getByRole("heading", { name: "Welcome aboard!" }).waitFor();
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByText("You must confirm that you are 18 years or older.").waitFor();
@@ -67,6 +70,10 @@ describe("onboarding", () => {
     const me = (await (await context.request.get("/api/me")).json()) as Me;
     expect(me.username).toBe(chosen.toLowerCase());
     expect(me.name).toBe("New Comer");
+    // With a username now, the guard lets home be home.
+    await page.getByRole("button", { name: "Go to the chatbots" }).click();
+    await page.getByRole("heading", { level: 1, name: "Welcome, New Comer" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -10,7 +10,7 @@ import {
   signUp,
   storedMessages,
 } from "./chat-tools-helpers.ts";
-import { type HearthServer, launchBrowser, newPage, startServer } from "./harness.ts";
+import { type HearthServer, launchBrowser, newPage, startServer, uniqueUsername } from "./harness.ts";
 import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
 
 /**
@@ -44,7 +44,7 @@ describe("ratings", () => {
   it("the creator sees no rate button on their own bot", async () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     const signedUp = await context.request.post("/api/auth/sign-up/email", {
-      data: { email: creatorEmail, password, name: "Creator Cora" },
+      data: { email: creatorEmail, password, name: "Creator Cora", username: uniqueUsername("cora") },
     });
     expect(signedUp.status(), await signedUp.text()).toBe(200);
     bot = await createCharacter(context, "Keeper Ada", { tags: ["lighthouse", "storms"] });

@@ -22,7 +22,10 @@ import {
   accountRoutes,
   authRoutes,
   createAuth,
+  impersonationRoutes,
+  refuseWritesWhileImpersonating,
 } from "./features/accounts/index.ts";
+import { installBilling } from "./features/billing/index.ts";
 import { installBlocking } from "./features/blocking/index.ts";
 import {
   CharacterService,
@@ -42,11 +45,12 @@ import {
 } from "./features/inference/index.ts";
 import { installLeaderboard } from "./features/leaderboard/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
-import { installModeration, moderationHooks } from "./features/moderation/index.ts";
+import { insertAudit, installModeration, moderationHooks } from "./features/moderation/index.ts";
 import { personaRoutes } from "./features/personas/index.ts";
-import { installRatings } from "./features/ratings/index.ts";
+import { installPledges, pledgeTierOf } from "./features/pledges/index.ts";
+import { installRatings, ratingsOnAccountDeletion } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
-import { installSite } from "./features/site/index.ts";
+import { activeOffer, installSite, readSale } from "./features/site/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
@@ -130,6 +134,8 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   installInputHygiene(app);
   installMetrics(app, config.metricsToken);
   await app.register(cookie);
+  // An administrator viewing as a user changes nothing: one hook, before every route's body is read.
+  refuseWritesWhileImpersonating(app, auth);
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,
@@ -142,6 +148,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     db: database.db,
     guestSignInsPerDay: config.guestSignInsPerDay,
+    signUpsPerDay: config.signUpsPerDay,
     trustProxy: config.trustProxy,
   });
   await app.register(accountRoutes, {
@@ -150,8 +157,29 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     // A default model is one the registry would let this viewer chat with.
     models: { mayChoose: (viewer, id) => resolveModelChoice(inference.registry, viewer, id).id === id },
+    storage,
   });
-  await app.register(accountLifecycleRoutes, { config, db: database.db, auth, storage });
+  await app.register(impersonationRoutes, {
+    db: database.db,
+    auth,
+    audit: (entry) => insertAudit(database.db, entry),
+  });
+  const sale = readSale(config);
+  const billing = await installBilling(app, {
+    config,
+    db: database.db,
+    auth,
+    offers: (offerId, now) => activeOffer(sale, offerId, now),
+    // A linked pledge's tier outlasts a subscription that ends.
+    otherTier: pledgeTierOf,
+  });
+  await app.register(accountLifecycleRoutes, {
+    config,
+    db: database.db,
+    auth,
+    storage,
+    deletionHooks: [ratingsOnAccountDeletion, billing.onAccountDeletion],
+  });
   await app.register(characterRoutes, {
     config,
     db: database.db,
@@ -162,7 +190,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     cards: { parse: parseCard, export: exportCard },
   });
   await app.register(personaRoutes, { db: database.db, auth, storage, limits: config.personaLimits });
-  await app.register(modelRoutes, { auth, inference });
+  await app.register(modelRoutes, { auth, db: database.db, inference });
   await app.register(adminModelRoutes, { config, auth, inference });
   const stopUpkeep = await installChat(app, {
     db: database.db,
@@ -182,6 +210,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     await installRecommendations(app, community),
   ];
   await installSite(app, { config, db: database.db, auth });
+  await installPledges(app, { config, db: database.db, auth });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey });
   await app.register(healthRoutes, {
     version: config.version,
@@ -209,6 +238,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       closed = true;
       stopUpkeep();
       for (const stop of stopCommunity) stop();
+      billing.stop();
       await app.close();
       await inference.close();
       await queue.close();

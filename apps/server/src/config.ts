@@ -57,6 +57,8 @@ const envSchema = z.object({
   HEARTH_DAILY_LIMIT_PAID: z.coerce.number().int().min(0).default(0),
   /** New guests one client address may start in 24 hours (accounts); 0 means no limit. */
   HEARTH_GUEST_SIGNINS_PER_DAY: z.coerce.number().int().min(0).default(5),
+  /** New accounts (e-mail or partner sign-up) one client address may make in 24 hours; 0 means no limit. */
+  HEARTH_SIGNUPS_PER_DAY: z.coerce.number().int().min(0).default(20),
   HEARTH_REVIEW_PUBLIC_BOTS: z.stringbool().default(true),
   HEARTH_PERSONA_LIMITS: z
     .string()
@@ -82,10 +84,34 @@ const envSchema = z.object({
   HEARTH_ANDROID_URL: z.string().optional(),
   HEARTH_APP_ID_ROLEPLAY: z.string().optional(),
   HEARTH_APP_ID_FAMILY: z.string().optional(),
+  /** Pledge linking (features/pledges): the Patreon client, its tiers by pledge amount, and its address. */
+  HEARTH_PATREON_CLIENT_ID: z.string().min(1).optional(),
+  HEARTH_PATREON_CLIENT_SECRET: z.string().min(1).optional(),
+  HEARTH_PATREON_TIERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parsePledgeTiers(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  HEARTH_PATREON_URL: z.url().default("https://www.patreon.com"),
   /** Accounts: the SMTP server reset e-mails go through (smtp://user:pass@host:port), its sender, and deleted creators' bots. */
   SMTP_URL: z.url().optional(),
   HEARTH_MAIL_FROM: z.string().min(3).optional(),
   HEARTH_DELETED_CREATOR_BOTS: z.enum(["delete", "keep"]).default("delete"),
+  /** Billing: Stripe takes cards when its keys are set (the API and script URLs move only for tests). */
+  HEARTH_STRIPE_SECRET_KEY: z.string().min(8).optional(),
+  HEARTH_STRIPE_PUBLISHABLE_KEY: z.string().min(8).optional(),
+  HEARTH_STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
+  HEARTH_STRIPE_API_URL: z.url().optional(),
+  HEARTH_STRIPE_SCRIPT_URL: z.url().default("https://js.stripe.com/v3/"),
+  HEARTH_STRIPE_AUTOMATIC_TAX: z.stringbool().default(false),
+  /** Billing: how to pay by arrangement (bank transfer…); set, members may order and an administrator confirms. */
+  HEARTH_MANUAL_PAYMENTS: z.string().min(1).max(2000).optional(),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("us-east-1"),
@@ -145,6 +171,7 @@ export interface Config {
   dailyLimits: { guest: number; free: number; paid: number };
   /** Guest sign-ins per client address in 24 hours, so a guest's allowance cannot be reset at will; 0: no limit. */
   guestSignInsPerDay: number;
+  signUpsPerDay: number;
   /** Public bots go to the moderators' review queue (`pending`) when created or edited. */
   reviewPublicBots: boolean;
   /** Most personas a member may have, by effective tier; null means no limit. Admins have none. */
@@ -164,6 +191,10 @@ export interface Config {
     androidUrl: string | null;
     applicationIds: { roleplay: string | null; family: string | null };
   };
+  /** Pledge platforms members may link (Patreon); null where not configured. */
+  pledges: {
+    patreon: { clientId: string; clientSecret: string; baseUrl: string; tiers: PledgeTier[] } | null;
+  };
   /** Outgoing e-mail (password resets); null: users cannot request a reset themselves. */
   mail: { smtpUrl: string; from: string } | null;
   /**
@@ -171,6 +202,18 @@ export interface Config {
    * the "deleted user" system account so other members keep their chats (`keep`).
    */
   deletedCreatorBots: "delete" | "keep";
+  /** Payments: Stripe for cards (null: no cards), and the manual provider's instructions (null: not offered). */
+  billing: {
+    stripe: {
+      secretKey: string;
+      publishableKey: string;
+      webhookSecret: string;
+      apiUrl: string | null;
+      scriptUrl: string;
+      automaticTax: boolean;
+    } | null;
+    manualInstructions: string | null;
+  };
   /** Uploaded files: S3-compatible storage when a bucket is named, else `filesDir` on local disk. */
   storage: {
     filesDir: string;
@@ -262,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paid: e.HEARTH_DAILY_LIMIT_PAID,
     },
     guestSignInsPerDay: e.HEARTH_GUEST_SIGNINS_PER_DAY,
+    signUpsPerDay: e.HEARTH_SIGNUPS_PER_DAY,
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
     personaLimits: e.HEARTH_PERSONA_LIMITS,
     profile: { layout: e.HEARTH_PROFILE_LAYOUT, highlightsMax: e.HEARTH_HIGHLIGHTS_MAX },
@@ -275,10 +319,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       androidUrl: e.HEARTH_ANDROID_URL || null,
       applicationIds: { roleplay: e.HEARTH_APP_ID_ROLEPLAY || null, family: e.HEARTH_APP_ID_FAMILY || null },
     },
+    pledges: {
+      patreon:
+        e.HEARTH_PATREON_CLIENT_ID && e.HEARTH_PATREON_CLIENT_SECRET
+          ? {
+              clientId: e.HEARTH_PATREON_CLIENT_ID,
+              clientSecret: e.HEARTH_PATREON_CLIENT_SECRET,
+              baseUrl: e.HEARTH_PATREON_URL.replace(/\/+$/, ""),
+              tiers: e.HEARTH_PATREON_TIERS,
+            }
+          : null,
+    },
     mail: e.SMTP_URL
       ? { smtpUrl: e.SMTP_URL, from: e.HEARTH_MAIL_FROM ?? `${e.HEARTH_BRAND_NAME} <no-reply@localhost>` }
       : null,
     deletedCreatorBots: e.HEARTH_DELETED_CREATOR_BOTS,
+    billing: {
+      stripe:
+        e.HEARTH_STRIPE_SECRET_KEY && e.HEARTH_STRIPE_PUBLISHABLE_KEY && e.HEARTH_STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: e.HEARTH_STRIPE_SECRET_KEY,
+              publishableKey: e.HEARTH_STRIPE_PUBLISHABLE_KEY,
+              webhookSecret: e.HEARTH_STRIPE_WEBHOOK_SECRET,
+              apiUrl: e.HEARTH_STRIPE_API_URL ?? null,
+              scriptUrl: e.HEARTH_STRIPE_SCRIPT_URL,
+              automaticTax: e.HEARTH_STRIPE_AUTOMATIC_TAX,
+            }
+          : null,
+      manualInstructions: e.HEARTH_MANUAL_PAYMENTS ?? null,
+    },
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     version: readVersion(),
   };
@@ -315,6 +384,32 @@ export function parsePersonaLimits(value: string | undefined): PersonaLimits {
     limits[tier] = count === "unlimited" ? null : Number(count);
   }
   return limits;
+}
+
+/** A pledge of at least `minCents` a month grants `role`. */
+export interface PledgeTier {
+  role: Exclude<SubscriberRole, "free">;
+  minCents: number;
+}
+
+/**
+ * HEARTH_PATREON_TIERS: comma-separated `tier:cents`, e.g. `minimal:500,basic:1500,premium:2500`
+ * (the default): a pledge of at least that many cents a month grants the tier. Answers them from
+ * the highest threshold down; throws with a readable message on anything else.
+ */
+export function parsePledgeTiers(value: string | undefined): PledgeTier[] {
+  const roles = ["minimal", "basic", "premium"] as const;
+  const tiers = new Map<PledgeTier["role"], number>();
+  for (const pair of (value?.trim() ? value : "minimal:500,basic:1500,premium:2500").split(",")) {
+    if (!pair.trim()) continue;
+    const match = /^\s*([a-z]+)\s*:\s*(\d{1,9})\s*$/i.exec(pair);
+    const role = roles.find((r) => r === match?.[1]?.toLowerCase());
+    if (!match || !role || Number(match[2]) < 1) {
+      throw new Error(`"${pair.trim()}" is not tier:cents (tiers ${roles.join(", ")}; cents 1 or more)`);
+    }
+    tiers.set(role, Number(match[2]));
+  }
+  return [...tiers].map(([role, minCents]) => ({ role, minCents })).sort((a, b) => b.minCents - a.minCents);
 }
 
 /**

@@ -34,6 +34,8 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
     // Tests sign up plain members; the ones about the first administrator turn this back on.
     HEARTH_FIRST_USER_ADMIN: "false",
+    // Every test's accounts come from one address; the allowance's own test sets a number.
+    HEARTH_SIGNUPS_PER_DAY: "0",
     ...(opts.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...opts.env,
   });

@@ -83,6 +83,16 @@ const layoutRoutes = {
       </AppShell>
     ),
   }),
+  // No shell at all: a page shown inside another page's frame (the 3-D Secure iframe).
+  bare: createRoute({
+    getParentRoute: () => rootRoute,
+    id: "bare",
+    component: () => (
+      <main id="main" className="flex min-h-dvh flex-col">
+        <Outlet />
+      </main>
+    ),
+  }),
 };
 
 declare module "@tanstack/react-router" {
@@ -152,6 +162,7 @@ const screenRoutesIn = (layout: RouteLayout) =>
 const routeTree = rootRoute.addChildren([
   layoutRoutes.main.addChildren(screenRoutesIn("main")),
   layoutRoutes.noFooter.addChildren(screenRoutesIn("noFooter")),
+  layoutRoutes.bare.addChildren(screenRoutesIn("bare")),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -121,6 +121,11 @@ export const me = z.object({
   /** Context memory in tokens for 8K-class models; 16K models double the 8k_context tier. */
   context_tokens: z.number().int(),
   created_at: z.string(),
+  /**
+   * Set while an administrator views the site as this user (read-only): who is viewing. The
+   * server always sends it; optional so older fixtures and clients still read as a Me.
+   */
+  impersonated_by: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
 });
 export type Me = z.infer<typeof me>;
 

@@ -26,6 +26,10 @@ export const errorCode = z.enum([
   "messageTooLong",
   /** Sign-in refused for a while after repeated failures (with Retry-After). */
   "tooManyAttempts",
+  /** A change refused because an administrator is viewing the site as this user (read-only). */
+  "impersonating",
+  /** A card payment was declined or could not be taken (402). */
+  "paymentFailed",
 ]);
 export type ErrorCode = z.infer<typeof errorCode>;
 

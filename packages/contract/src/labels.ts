@@ -146,6 +146,28 @@ export const generationSettingFields: ReadonlyArray<{
 ];
 
 /** The plan that first grants a permission (chat-and-characters §6 tiers), for "Plan Required" modals. */
+/**
+ * The permissions a member would call benefits, in words, for the profile's 'Your Benefits'
+ * chips (§2.2). The rest (site access, ads, restrictions) are not benefits and have no entry.
+ */
+export const benefitTitle: Partial<Record<Permission, string>> = {
+  delete_character: "Delete your chatbots",
+  generation_settings: "Generation settings",
+  conversation_images: "Images in chats",
+  conversation_images_v2: "Images on private chatbots",
+  image_training: "Image training per chatbot",
+  "3k_context": "3K context memory",
+  "4k_context": "4K context memory",
+  "8k_context": "8K context memory (beta)",
+  memory_manager: "Memory manager",
+  conversation_memory_auto: "Semantic memory",
+  skip_waiting_room: "Skip the waiting line",
+  priority_queue: "Priority queue",
+  personas: "Personas",
+  TTS: "Voice replies",
+  admin: "Administrator",
+};
+
 export const planForPermission: Partial<Record<Permission, Exclude<SubscriberRole, "free">>> = {
   skip_waiting_room: "minimal",
   memory_manager: "minimal",

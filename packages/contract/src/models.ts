@@ -21,8 +21,14 @@ export type InferenceModel = z.infer<typeof inferenceModel>;
 
 export const modelList = z.object({
   models: z.array(inferenceModel),
+  /** The server's default model. */
   default_id: z.string(),
-  /** The viewer's stored choice after checking it still exists and is allowed; else the default. */
+  /**
+   * What the viewer's chats use when this device chose nothing: their Settings page default
+   * while it is still offered to them, else `default_id`.
+   */
+  viewer_default_id: z.string(),
+  /** The viewer's stored choice after checking it still exists and is allowed; else `viewer_default_id`. */
   selected_id: z.string(),
 });
 export type ModelList = z.infer<typeof modelList>;

@@ -45,6 +45,11 @@ export const siteConfig = z.object({
   application_ids: z.object({ roleplay: z.string().nullable(), family: z.string().nullable() }),
   /** An Easter code is configured (the page still checks the subscription). */
   easter_giveaway: z.boolean(),
+  /**
+   * Each plan's external crypto payment address by plan_id (/subscribe-crypto, §2.2); empty where
+   * the operator offers none. Such payments are linked to the account by an administrator.
+   */
+  crypto_links: z.record(z.string(), z.string()),
 });
 export type SiteConfig = z.infer<typeof siteConfig>;
 

@@ -28,7 +28,8 @@ describe.each(drivers)("migrations on %s", (driver) => {
     } finally {
       await t.drop();
     }
-  });
+    // A fresh PGlite runs every migration twice here: over a minute on two busy cores.
+  }, 180_000);
 });
 
 describe("migrations on postgres from several processes at once", () => {

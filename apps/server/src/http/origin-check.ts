@@ -6,10 +6,11 @@ import { HttpError } from "./errors.ts";
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * Routes that guard themselves: better-auth checks the Origin of its own routes, and the
- * OpenAI-compatible API is opened by a bearer key, never by a cookie a browser would attach.
+ * Routes that guard themselves: better-auth checks the Origin of its own routes, the
+ * OpenAI-compatible API is opened by a bearer key, never by a cookie a browser would attach, and
+ * payment providers' webhooks are verified by their signature.
  */
-const SELF_GUARDED = ["/api/auth/", "/v1/"];
+const SELF_GUARDED = ["/api/auth/", "/v1/", "/api/billing/webhooks/"];
 
 export const CROSS_ORIGIN_MESSAGE =
   "This request did not come from Hearth's own pages, so it was refused. Open Hearth and try again there.";

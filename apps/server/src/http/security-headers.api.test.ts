@@ -107,4 +107,42 @@ describe("the policy follows the configuration", () => {
     expect(res.headers["content-security-policy"]).toContain("script-src 'self'");
     await app.close();
   });
+
+  it("lets Stripe's script, API and 3-D Secure frames in when Stripe is set up, and only then", () => {
+    const stripe = {
+      secretKey: "sk_test_x",
+      publishableKey: "pk_test_x",
+      webhookSecret: "whsec_x",
+      apiUrl: null,
+      scriptUrl: "https://js.stripe.com/v3/",
+      automaticTax: false,
+    };
+    const storage = { filesDir: "/tmp", s3: null };
+    const csp = directives(
+      contentSecurityPolicy({ trustedOrigins: [], storage, billing: { stripe, manualInstructions: null } }),
+    );
+    expect(csp["script-src"]).toEqual(["'self'", "https://js.stripe.com"]);
+    expect(csp["connect-src"]).toEqual(["'self'", "https://api.stripe.com"]);
+    expect(csp["frame-src"]).toEqual(["'self'", "https://js.stripe.com", "https://hooks.stripe.com"]);
+    const without = directives(contentSecurityPolicy({ trustedOrigins: [], storage }));
+    expect(without["script-src"]).toEqual(["'self'"]);
+    expect(without["frame-src"]).toEqual(["'self'"]);
+  });
+
+  it("lets only Hearth itself frame the 3-D Secure return page; every other page is framed by no one", async () => {
+    const app = Fastify();
+    installSecurityHeaders(app, { trustedOrigins: [], storage: { filesDir: "/tmp", s3: null } });
+    app.get("/*", async () => "page");
+    const framed = await app.inject({ method: "GET", url: "/checkout/3ds-complete?order_id=1" });
+    expect(directives(framed.headers["content-security-policy"] as string)["frame-ancestors"]).toEqual([
+      "'self'",
+    ]);
+    expect(framed.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    const other = await app.inject({ method: "GET", url: "/checkout/3ds-completely" });
+    expect(directives(other.headers["content-security-policy"] as string)["frame-ancestors"]).toEqual([
+      "'none'",
+    ]);
+    expect(other.headers["x-frame-options"]).toBe("DENY");
+    await app.close();
+  });
 });

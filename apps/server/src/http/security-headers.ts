@@ -10,19 +10,38 @@ import type { Config } from "../config.ts";
  *   when uploads are served from there;
  * - fetches (the API, event streams) only to Hearth;
  * - no plugins, no <base> rewriting, forms post only to Hearth;
- * - framed by no one, or only by the configured trusted origins (partner mode).
+ * - with Stripe set up, its script, API and 3-D Secure frames (Stripe's documented CSP);
+ * - framed by no one, or only by the configured trusted origins (partner mode); the 3-D Secure
+ *   return page is framed by Hearth's own checkout, so it allows 'self'.
  */
-export function contentSecurityPolicy(config: Pick<Config, "trustedOrigins" | "storage">): string {
+type HeaderConfig = Pick<Config, "trustedOrigins" | "storage"> & Partial<Pick<Config, "billing">>;
+
+/** The page a 3-D Secure challenge returns to, inside the checkout's own frame. */
+export const FRAMED_BY_SELF = "/checkout/3ds-complete";
+
+function stripeOrigins(config: HeaderConfig) {
+  const stripe = config.billing?.stripe;
+  if (!stripe) return { script: [], connect: [], frame: [] };
+  const script = new URL(stripe.scriptUrl).origin;
+  const api = stripe.apiUrl ? new URL(stripe.apiUrl).origin : "https://api.stripe.com";
+  const hooks = stripe.apiUrl ? api : "https://hooks.stripe.com";
+  return { script: [script], connect: [api], frame: [...new Set([script, hooks])] };
+}
+
+export function contentSecurityPolicy(config: HeaderConfig, opts: { framedBySelf?: boolean } = {}): string {
   const s3 = config.storage.s3?.publicUrl;
   const images = ["'self'", "data:", "blob:", ...(s3 ? [new URL(s3).origin] : [])];
-  const ancestors = config.trustedOrigins.length > 0 ? ["'self'", ...config.trustedOrigins] : ["'none'"];
+  const ancestors =
+    config.trustedOrigins.length > 0 || opts.framedBySelf ? ["'self'", ...config.trustedOrigins] : ["'none'"];
+  const stripe = stripeOrigins(config);
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...stripe.script].join(" "),
     "style-src 'self' 'unsafe-inline'",
     `img-src ${images.join(" ")}`,
     "font-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...stripe.connect].join(" "),
+    ["frame-src 'self'", ...stripe.frame].join(" "),
     "media-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",
@@ -32,9 +51,12 @@ export function contentSecurityPolicy(config: Pick<Config, "trustedOrigins" | "s
 }
 
 /** Every header this module sets, for the install hook and for tests. */
-export function securityHeaders(config: Pick<Config, "trustedOrigins" | "storage">): Record<string, string> {
+export function securityHeaders(
+  config: HeaderConfig,
+  opts: { framedBySelf?: boolean } = {},
+): Record<string, string> {
   return {
-    "content-security-policy": contentSecurityPolicy(config),
+    "content-security-policy": contentSecurityPolicy(config, opts),
     "x-content-type-options": "nosniff",
     // Not no-referrer: under it browsers send `Origin: null` on same-origin POSTs, which the
     // origin check must refuse. This keeps full URLs (chat ids) on Hearth's own requests and
@@ -42,7 +64,9 @@ export function securityHeaders(config: Pick<Config, "trustedOrigins" | "storage
     "referrer-policy": "strict-origin-when-cross-origin",
     // The old spelling of frame-ancestors for old browsers; it cannot name a list of origins, so
     // it is left out when partner sites may embed Hearth.
-    ...(config.trustedOrigins.length === 0 ? { "x-frame-options": "DENY" } : {}),
+    ...(config.trustedOrigins.length === 0
+      ? { "x-frame-options": opts.framedBySelf ? "SAMEORIGIN" : "DENY" }
+      : {}),
   };
 }
 
@@ -51,12 +75,11 @@ export function securityHeaders(config: Pick<Config, "trustedOrigins" | "storage
  * errors (an API answer opened directly is a document too). Set on the raw response, so event
  * streams written with `reply.hijack()` carry them as well.
  */
-export function installSecurityHeaders(
-  app: FastifyInstance,
-  config: Pick<Config, "trustedOrigins" | "storage">,
-) {
+export function installSecurityHeaders(app: FastifyInstance, config: HeaderConfig) {
   const headers = Object.entries(securityHeaders(config));
-  app.addHook("onRequest", async (_req, reply) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  const framedHeaders = Object.entries(securityHeaders(config, { framedBySelf: true }));
+  app.addHook("onRequest", async (req, reply) => {
+    const framed = req.url === FRAMED_BY_SELF || req.url.startsWith(`${FRAMED_BY_SELF}?`);
+    for (const [name, value] of framed ? framedHeaders : headers) reply.raw.setHeader(name, value);
   });
 }

@@ -202,6 +202,7 @@ describe("route table", () => {
       "/",
       "/2257",
       "/accessDenied",
+      "/admin/billing",
       "/admin/models",
       "/admin/reviews",
       "/admin/users",
@@ -218,6 +219,9 @@ describe("route table", () => {
       "/chatbots/drafts",
       "/chats",
       "/chats/$characterId",
+      "/checkout",
+      "/checkout/3ds-complete",
+      "/checkout/success",
       "/contribute",
       "/creator/$username",
       "/creators/leaderboard",
@@ -226,13 +230,21 @@ describe("route table", () => {
       "/external",
       "/external/signup",
       "/favorites",
+      "/forgot-password",
+      "/link/$pledgeService",
+      "/link/$pledgeService/$transientId",
+      "/manage-subscription",
       "/my-characters",
       "/my-chatbots",
       "/my-chatbots/drafts",
+      "/onboarding",
       "/partner",
       "/personas",
       "/personas/create",
       "/personas/edit/$personaId",
+      "/plan-comparison/$frequency",
+      "/pledge/welcome",
+      "/portal",
       "/privacy",
       "/profile",
       "/recommended",
@@ -241,9 +253,14 @@ describe("route table", () => {
       "/report",
       "/report/$characterId",
       "/reset-password",
+      "/sale",
       "/settings",
       "/sign-in",
       "/sign-up",
+      "/subscribe",
+      "/subscribe-crypto",
+      "/subscribe/$frequency",
+      "/subscribeOld",
       "/terms",
       "/update-email",
       "/user-not-found",
@@ -283,6 +300,7 @@ describe("visibleNav", () => {
       "Users",
       "Reviews",
       "Models",
+      "Billing",
     ]);
     const reader = user({ permissions: ["site_access", "view_chat"] });
     expect(labels(reader)).toEqual([
@@ -293,5 +311,67 @@ describe("visibleNav", () => {
       "Leaderboard",
       "Blocked creators",
     ]);
+  });
+});
+
+describe("onboarding in the guard (accounts-billing-admin §2.2)", () => {
+  const unnamed = user({ username: null });
+
+  it("sends a member without a username to /welcome from any other page", () => {
+    for (const path of ["/", "/my-chatbots", "/chats", "/profile", "/sign-in"]) {
+      expect(guardRoute(entry(path), unnamed, path)).toEqual({ kind: "continue", to: "/welcome" });
+    }
+    const unnamedAdmin = user({
+      username: null,
+      is_admin: true,
+      permissions: [...memberPermissions, "admin"],
+    });
+    expect(guardRoute(entry("/admin/users"), unnamedAdmin, "/admin/users")).toEqual({
+      kind: "continue",
+      to: "/welcome",
+    });
+  });
+
+  it("lets them open onboarding itself and the account and legal pages", () => {
+    for (const path of [
+      "/welcome",
+      "/onboarding",
+      "/user-not-found",
+      "/update-email",
+      "/reset-password",
+      "/terms",
+      "/2257",
+    ]) {
+      expect(guardRoute(entry(path), unnamed, `${path}?x=1`)).toEqual({ kind: "allow" });
+    }
+  });
+
+  it("treats an account from the hosted login provider or a partner token like any member", () => {
+    // Neither brings a username of its own (a partner's may have been taken): both choose one.
+    const relay = user({ username: null, email: "x1@privaterelay.example" });
+    expect(guardRoute(entry("/"), relay, "/")).toEqual({ kind: "continue", to: "/welcome" });
+    expect(guardRoute(entry("/update-email"), relay, "/update-email")).toEqual({ kind: "allow" });
+    // An external sign-up has its username from the start, so it goes where it asked.
+    expect(guardRoute(entry("/external"), user({ username: "casey_x" }), "/external")).toEqual({
+      kind: "allow",
+    });
+  });
+
+  it("leaves members with a username, guests and the signed out alone", () => {
+    expect(guardRoute(entry("/"), free, "/")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/"), guest, "/")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/"), null, "/")).toEqual({ kind: "allow" });
+    expect(guardRoute(entry("/sign-in"), null, "/sign-in")).toEqual({ kind: "allow" });
+  });
+
+  it("shows a restricted account its restriction page, not onboarding", () => {
+    const restricted = user({ username: null, permissions: ["restriction_complete"] });
+    expect(guardRoute(entry("/"), restricted, "/").kind).toBe("restricted");
+    expect(guardRoute(entry("/welcome"), restricted, "/welcome").kind).toBe("restricted");
+  });
+
+  it("keeps the navigation a member will have while they choose a username", () => {
+    const labels = (me: Me) => visibleNav(me).flatMap((section) => section.items.map((item) => item.label));
+    expect(labels(unnamed)).toEqual(labels(free));
   });
 });

@@ -30,6 +30,30 @@ export function safeRedirect(value: unknown): string {
   return value;
 }
 
+/** Pages a member without a username still reaches: onboarding itself, account and legal pages. */
+const ONBOARDING_EXEMPT = new Set([
+  "/welcome",
+  "/onboarding",
+  "/user-not-found",
+  "/update-email",
+  "/reset-password",
+  "/terms",
+  "/privacy",
+  "/refund",
+  "/2257",
+]);
+
+const pathOf = (href: string) => href.split(/[?#]/)[0] ?? href;
+
+/**
+ * A signed-in account without a username (made before usernames, or through the hosted login
+ * provider or a partner token whose name was taken) chooses one first (accounts-billing-admin
+ * §2.2). Guests have no profile, so they are never asked.
+ */
+export function needsOnboarding(me: Me | null): boolean {
+  return me !== null && !me.is_guest && !me.username;
+}
+
 function redirectParam(href: string): unknown {
   const query = href.includes("?") ? href.slice(href.indexOf("?") + 1).split("#")[0] : "";
   return new URLSearchParams(query).get("redirect");
@@ -43,7 +67,13 @@ export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: 
   const restriction = restrictionOf(me);
   if (restriction) return { kind: "restricted", restriction };
   if (!route) return { kind: "notFound" };
+  if (needsOnboarding(me) && !ONBOARDING_EXEMPT.has(pathOf(href)))
+    return { kind: "continue", to: "/welcome" };
+  return accessDecision(route, me, href);
+}
 
+/** The route's own rule for this user, onboarding aside. */
+function accessDecision(route: RouteAccess, me: Me | null, href: string): GuardDecision {
   const member = me !== null && !me.is_guest;
   if (route.signedOutOnly) {
     return member ? { kind: "continue", to: safeRedirect(redirectParam(href)) } : { kind: "allow" };
@@ -62,9 +92,11 @@ export function guardRoute(route: RouteAccess | undefined, me: Me | null, href: 
 /**
  * Whether a link to this route should be offered to this user (navigation filtering). A
  * signed-out version of a screen doesn't earn a link: only those who can use the page get one.
+ * Onboarding is left out: a member choosing a username still sees the navigation they will have.
  */
 export function canOpen(route: RouteAccess, me: Me | null): boolean {
-  const decision = guardRoute({ ...route, signedOutScreen: undefined }, me, "/");
+  if (restrictionOf(me)) return false;
+  const decision = accessDecision({ ...route, signedOutScreen: undefined }, me, "/");
   return decision.kind === "allow";
 }
 

@@ -1,11 +1,13 @@
 import { accountEndpoints } from "@hearth/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { modelsForChoiceQuery } from "../features/chat/api.ts";
+import { modelsForChoiceQuery, modelsQuery } from "../features/chat/api.ts";
+import { forgetModelChoice } from "../features/chat/preferences.ts";
 import { defaultModelQuery } from "../features/profile/api.ts";
 import { LoadErrorBanner } from "../features/shell/load-error-banner.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { call } from "../lib/client.ts";
+import { useMe } from "../lib/session.ts";
 import { Button } from "../ui/button.tsx";
 import { Select } from "../ui/input.tsx";
 import { Field } from "../ui/label.tsx";
@@ -15,6 +17,7 @@ import { PageSpinner } from "../ui/spinner.tsx";
 /** The Settings page: the default or an experimental model for new chats, among those offered. */
 export default function SettingsScreen() {
   const queryClient = useQueryClient();
+  const me = useMe();
   const current = useQuery(defaultModelQuery);
   const models = useQuery(modelsForChoiceQuery(null));
   const [choice, setChoice] = useState<string | null>(null);
@@ -26,7 +29,12 @@ export default function SettingsScreen() {
     setStatus(null);
     try {
       await call(accountEndpoints.setDefaultModel, { body: { model_id: selected || null } });
-      await queryClient.invalidateQueries({ queryKey: defaultModelQuery.queryKey });
+      // A model picked in a chat on this device would outrank the new default here: it gives way.
+      if (me) forgetModelChoice(me.id);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: defaultModelQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: modelsQuery.queryKey }),
+      ]);
       setStatus({ ok: true, text: "Saved. New chats start with this model." });
     } catch (caught) {
       setStatus({ ok: false, text: errorMessage(caught) });

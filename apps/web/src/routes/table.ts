@@ -11,8 +11,11 @@ import type { ReactNode } from "react";
  * chosen here is marked "named here".
  */
 
-/** main: side nav, top bar, footer. noFooter: the same without the footer (chat, sale, errors). */
-export type RouteLayout = "main" | "noFooter";
+/**
+ * main: side nav, top bar, footer. noFooter: the same without the footer (chat, sale, errors).
+ * bare: the screen alone (pages shown inside another page's frame).
+ */
+export type RouteLayout = "main" | "noFooter" | "bare";
 
 export interface RouteAccess {
   /** Signed-in account needed (guests don't count); else the visitor is sent to /sign-in. */
@@ -68,6 +71,19 @@ const editChatbot = {
   screen: () => import("./characters/chatbot-edit.tsx"),
 } as const satisfies Omit<RouteEntry, "path">;
 
+const subscribe = {
+  layout: "main",
+  login: true,
+  title: "Subscribe",
+  screen: () => import("./subscribe.tsx"),
+} as const satisfies Omit<RouteEntry, "path">;
+const portal = {
+  layout: "main",
+  login: true,
+  title: "Manage Subscription",
+  screen: () => import("./portal.tsx"),
+} as const satisfies Omit<RouteEntry, "path">;
+
 export const routeTable: readonly RouteEntry[] = [
   // No footer, view_chat
   {
@@ -85,7 +101,7 @@ export const routeTable: readonly RouteEntry[] = [
     screen: () => import("./chat.tsx"),
   },
   // No footer, nothing beyond the layout
-  { path: "/sale", layout: "noFooter" },
+  { path: "/sale", layout: "noFooter", title: "Birthday sale", screen: () => import("./sale.tsx") },
   {
     path: "/external/signup",
     layout: "noFooter",
@@ -161,10 +177,31 @@ export const routeTable: readonly RouteEntry[] = [
     title: "Contribute",
     screen: () => import("./pages/contribute.tsx"),
   },
-  { path: "/subscribeOld", layout: "main" },
-  { path: "/plan-comparison/$frequency", layout: "main" },
-  { path: "/subscribe-crypto", layout: "main" },
-  { path: "/pledge/welcome", layout: "main" }, // named here: welcome for the pledge-linking service
+  {
+    path: "/subscribeOld",
+    layout: "main",
+    title: "Subscribe",
+    screen: () => import("./subscribe-old.tsx"),
+  },
+  {
+    path: "/plan-comparison/$frequency",
+    layout: "main",
+    title: "Compare plans",
+    screen: () => import("./plan-comparison.tsx"),
+  },
+  {
+    path: "/subscribe-crypto",
+    layout: "main",
+    title: "Subscribe with crypto",
+    screen: () => import("./subscribe-crypto.tsx"),
+  },
+  // named here: welcome for the pledge-linking service
+  {
+    path: "/pledge/welcome",
+    layout: "main",
+    title: "Thank you",
+    screen: () => import("./pledge-welcome.tsx"),
+  },
   // named here: partner promo
   { path: "/partner", layout: "main", title: "Partner offer", screen: () => import("./partner-promo.tsx") },
   {
@@ -182,8 +219,8 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/download", layout: "main", title: "Get the app", screen: () => import("./download.tsx") },
   { path: "/apps/android", layout: "main", title: "Get the app", screen: () => import("./download.tsx") },
   // Listed as open, but §2.2 and §6 say the portal is for signed-in users only.
-  { path: "/manage-subscription", layout: "main", login: true },
-  { path: "/portal", layout: "main", login: true },
+  { path: "/manage-subscription", ...portal },
+  { path: "/portal", ...portal },
   // Recommended Bots: one open entry, one needing view_my_chat_bots (§2.1); the same screen.
   {
     path: "/recommended", // named here
@@ -221,12 +258,47 @@ export const routeTable: readonly RouteEntry[] = [
     title: "Create an account",
     screen: () => import("./sign-up.tsx"),
   },
+  // Named here: asks for a reset link by e-mail (or says to ask an administrator without mail).
+  {
+    path: "/forgot-password",
+    layout: "main",
+    signedOutOnly: true,
+    title: "Forgot your password?",
+    screen: () => import("./forgot-password.tsx"),
+  },
 
   // Protected, login
-  { path: "/onboarding", layout: "main", login: true }, // the spec's protected "sign-up" (username and name)
-  { path: "/subscribe", layout: "main", login: true }, // named here
-  { path: "/checkout", layout: "main", login: true },
-  { path: "/checkout/success", layout: "main", login: true },
+  // The spec's protected "sign-up" (username and name): the same onboarding as /welcome.
+  {
+    path: "/onboarding",
+    layout: "main",
+    login: true,
+    title: "Welcome aboard",
+    screen: () => import("./welcome.tsx"),
+  },
+  { path: "/subscribe", ...subscribe }, // named here
+  { path: "/subscribe/$frequency", ...subscribe }, // monthly or annually (§2.2)
+  {
+    path: "/checkout",
+    layout: "main",
+    login: true,
+    title: "Checkout",
+    screen: () => import("./checkout.tsx"),
+  },
+  {
+    path: "/checkout/success",
+    layout: "main",
+    login: true,
+    title: "Thank you",
+    screen: () => import("./checkout-success.tsx"),
+  },
+  // Named here: where the 3-D Secure check returns, inside its iframe (the page asks the server).
+  {
+    path: "/checkout/3ds-complete",
+    layout: "bare",
+    title: "Checking your payment",
+    screen: () => import("./checkout-3ds-complete.tsx"),
+  },
   {
     path: "/update-email",
     layout: "main",
@@ -319,8 +391,20 @@ export const routeTable: readonly RouteEntry[] = [
     screen: () => import("./characters/chatbot-profile.tsx"),
   },
   // Protected, login
-  { path: "/link/$pledgeService", layout: "main", login: true },
-  { path: "/link/$pledgeService/$transientId", layout: "main", login: true },
+  {
+    path: "/link/$pledgeService",
+    layout: "main",
+    login: true,
+    title: "Link your pledge",
+    screen: () => import("./link.tsx"),
+  },
+  {
+    path: "/link/$pledgeService/$transientId",
+    layout: "main",
+    login: true,
+    title: "Link your pledge",
+    screen: () => import("./link-result.tsx"),
+  },
   // Protected, report_character (with the optional character id)
   {
     path: "/report/$characterId",
@@ -356,6 +440,15 @@ export const routeTable: readonly RouteEntry[] = [
     permission: "admin",
     title: "Models",
     screen: () => import("./admin/models.tsx"),
+  },
+  // Hearth's operator page: manual payments, coupons and granted months need the admin permission.
+  {
+    path: "/admin/billing",
+    layout: "main",
+    login: true,
+    permission: "admin",
+    title: "Billing",
+    screen: () => import("./admin/billing.tsx"),
   },
 ];
 

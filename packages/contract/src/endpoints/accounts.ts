@@ -57,6 +57,24 @@ export const accountEndpoints = {
     query: usernameCheckQuery,
     response: usernameCheck,
   }),
+  setAvatar: endpoint({
+    method: "PUT",
+    path: "/api/users/me/avatar",
+    summary:
+      "Upload your avatar (PNG, JPEG, WebP or GIF, as multipart field `file`, the checks of character avatars); the old file is removed",
+    tag: "Accounts",
+    access: "member",
+    body: "multipart",
+    response: me,
+  }),
+  removeAvatar: endpoint({
+    method: "DELETE",
+    path: "/api/users/me/avatar",
+    summary: "Remove your avatar and its files",
+    tag: "Accounts",
+    access: "member",
+    response: me,
+  }),
   profileSettings: endpoint({
     method: "GET",
     path: "/api/users/me/profile",

@@ -1,35 +1,45 @@
 import type { EndpointDef } from "../endpoint.ts";
 import { accountLifecycleEndpoints } from "./account-lifecycle.ts";
 import { accountEndpoints } from "./accounts.ts";
+import { billingEndpoints } from "./billing.ts";
 import { blockingEndpoints } from "./blocking.ts";
 import { characterEndpoints } from "./characters.ts";
 import { chatEndpoints } from "./chats.ts";
+import { checkoutEndpoints } from "./checkout.ts";
 import { generationEndpoints } from "./generation.ts";
+import { impersonationEndpoints } from "./impersonation.ts";
 import { leaderboardEndpoints } from "./leaderboard.ts";
 import { modelEndpoints } from "./models.ts";
 import { moderationEndpoints } from "./moderation.ts";
 import { openAiEndpoints } from "./openai.ts";
 import { operationsEndpoints } from "./operations.ts";
 import { personaEndpoints } from "./personas.ts";
+import { pledgeEndpoints } from "./pledges.ts";
 import { ratingEndpoints } from "./ratings.ts";
 import { recommendationEndpoints } from "./recommendations.ts";
+import { saleEndpoints } from "./sale.ts";
 import { siteEndpoints } from "./site.ts";
 
 export {
   accountEndpoints,
   accountLifecycleEndpoints,
+  billingEndpoints,
   blockingEndpoints,
   characterEndpoints,
   chatEndpoints,
+  checkoutEndpoints,
   generationEndpoints,
+  impersonationEndpoints,
   leaderboardEndpoints,
   modelEndpoints,
   moderationEndpoints,
   openAiEndpoints,
   operationsEndpoints,
   personaEndpoints,
+  pledgeEndpoints,
   ratingEndpoints,
   recommendationEndpoints,
+  saleEndpoints,
   siteEndpoints,
 };
 
@@ -50,4 +60,9 @@ export const allEndpoints: readonly EndpointDef[] = [
   leaderboardEndpoints,
   recommendationEndpoints,
   siteEndpoints,
+  impersonationEndpoints,
+  billingEndpoints,
+  checkoutEndpoints,
+  saleEndpoints,
+  pledgeEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
+import { guestAllowance, inWords, signUpAllowance, withinAllowance } from "./allowance.ts";
 import type { Auth } from "./auth.ts";
 import { ACCOUNT_RULE, ADDRESS_RULE, AuthCounters, addressKey } from "./throttle.ts";
 import { toHeaders } from "./viewer.ts";
@@ -10,6 +11,8 @@ export interface AuthRoutesOptions {
   db: Db;
   /** Guest sign-ins one address may make in 24 hours; 0 means no limit. */
   guestSignInsPerDay: number;
+  /** New accounts one address may make in 24 hours; 0 means no limit. */
+  signUpsPerDay: number;
   /** Whether client addresses come from X-Forwarded-For (HEARTH_TRUST_PROXY). */
   trustProxy: boolean;
 }
@@ -28,6 +31,8 @@ const CLOSED_PATHS = new Set(["/api/auth/update-user", "/api/auth/change-email"]
  */
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const counters = new AuthCounters(opts.db);
+  const guests = guestAllowance(opts.guestSignInsPerDay);
+  const signUps = signUpAllowance(opts.signUpsPerDay);
   let proxyWarned = false;
   const warnAboutProxy = (req: FastifyRequest) => {
     const warning = proxyWarned ? null : untrustedProxyWarning(opts.trustProxy, req.headers);
@@ -54,12 +59,13 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       if (req.method === "POST" && url.pathname === "/api/auth/sign-in/email") {
         return send(reply, await throttledSignIn(counters, req, reply, forward));
       }
-      if (
-        req.method === "POST" &&
-        url.pathname === "/api/auth/sign-in/anonymous" &&
-        opts.guestSignInsPerDay > 0
-      ) {
-        return send(reply, await guestSignIn(counters, opts.guestSignInsPerDay, req, reply, forward));
+      // A failed attempt (better-auth's refusal) gives its use back.
+      const failed = (response: Response) => !response.ok;
+      if (req.method === "POST" && url.pathname === "/api/auth/sign-in/anonymous") {
+        return send(reply, await withinAllowance(counters, guests, req, reply, forward, failed));
+      }
+      if (req.method === "POST" && url.pathname === "/api/auth/sign-up/email") {
+        return send(reply, await withinAllowance(counters, signUps, req, reply, forward, failed));
       }
       return send(reply, await forward());
     },
@@ -110,29 +116,6 @@ async function throttledSignIn(
   return response;
 }
 
-/** A guest's message allowance is per guest: new guests per address are limited so it cannot be reset at will. */
-async function guestSignIn(
-  counters: AuthCounters,
-  perDay: number,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  forward: () => Promise<Response>,
-): Promise<Response> {
-  const key = `guest-signin:${addressKey(req.ip)}`;
-  const wait = await counters.take(key, perDay);
-  if (wait > 0) {
-    reply.header("retry-after", String(wait));
-    throw new HttpError(
-      429,
-      "limitReached",
-      `Guest visits from your network are used up for today. Sign up for a free account to keep chatting, or come back in ${inWords(wait)}.`,
-    );
-  }
-  const response = await forward();
-  if (!response.ok) await counters.giveBack(key);
-  return response;
-}
-
 /** The sign-in address from a raw JSON body, as better-auth compares it (lowercased). */
 function emailOf(body: unknown): string | null {
   if (typeof body !== "string") return null;
@@ -144,14 +127,6 @@ function emailOf(body: unknown): string | null {
   } catch {
     return null;
   }
-}
-
-/** "45 seconds", "2 minutes", "1 hour". */
-export function inWords(seconds: number): string {
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (seconds < 60) return unit(Math.max(1, Math.ceil(seconds)), "second");
-  const minutes = Math.ceil(seconds / 60);
-  return minutes < 60 ? unit(minutes, "minute") : unit(Math.ceil(minutes / 60), "hour");
 }
 
 async function send(reply: FastifyReply, response: Response) {

@@ -100,7 +100,12 @@ export function createAuth(config: Config, db: Db, mailer: Mailer | null = null)
         isAdmin: { type: "boolean", required: false, input: false, defaultValue: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+      // Set on a session an administrator opened to view the site as this user (impersonation.ts).
+      additionalFields: { impersonatedBy: { type: "string", required: false, input: false } },
+    },
     advanced: {
       database: { generateId: () => crypto.randomUUID() },
       cookiePrefix: "hearth",

@@ -1,12 +1,12 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { characters } from "../characters/schema.ts";
 import { personas } from "../personas/schema.ts";
 import { users } from "./schema.ts";
 
-// Account deletion's reads of other features' tables (decision 010 lets queries join them
-// read-only) and its one write there: handing kept bots to the "deleted user" account. Every
-// other row the account owns goes with it by the foreign keys' ON DELETE CASCADE.
+// Account deletion's reads of other features' tables (decision 010 lets queries read them).
+// Every row the account owns goes with it by the foreign keys' ON DELETE CASCADE; the writes to
+// other features' rows go through their index (deletion.ts).
 
 /** Locks the account and every administrator row, so two last admins cannot both leave. */
 export async function lockForDeletion(tx: Db, userId: string) {
@@ -36,12 +36,6 @@ export async function ownedBots(tx: Db, userId: string) {
     // Only public and hidden (link-shared) bots can have other members' chats.
     shared: r.visibility === "public" || r.visibility === "hidden",
   }));
-}
-
-/** Hands bots to another account (the "deleted user" system account). */
-export async function handOverBots(tx: Db, botIds: string[], toUserId: string): Promise<void> {
-  if (botIds.length === 0) return;
-  await tx.update(characters).set({ creatorUserId: toUserId }).where(inArray(characters.id, botIds));
 }
 
 /** Deletes the account row; the cascade takes sessions, chats, personas, favourites, ratings, blocks and its bots. */

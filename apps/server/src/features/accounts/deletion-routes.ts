@@ -6,7 +6,7 @@ import { HttpError, unauthorized } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "./auth.ts";
-import { deleteAccount } from "./deletion.ts";
+import { type AccountDeletionHook, deleteAccount } from "./deletion.ts";
 import { assertNotRestricted } from "./policy.ts";
 import { requireViewer } from "./viewer.ts";
 
@@ -17,13 +17,18 @@ import { requireViewer } from "./viewer.ts";
  */
 export async function deletionRoutes(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; auth: Auth; storage: FileStorage },
+  deps: { config: Config; db: Db; auth: Auth; storage: FileStorage; deletionHooks: AccountDeletionHook[] },
 ) {
   route(app, accountLifecycleEndpoints.deleteAccount, async ({ req }) => {
     const viewer = await requireViewer(deps.auth, req);
     assertNotRestricted(viewer);
     const result = await deleteAccount(
-      { db: deps.db, storage: deps.storage, bots: deps.config.deletedCreatorBots },
+      {
+        db: deps.db,
+        storage: deps.storage,
+        bots: deps.config.deletedCreatorBots,
+        hooks: deps.deletionHooks,
+      },
       viewer.id,
     );
     if (result === "gone") throw unauthorized();

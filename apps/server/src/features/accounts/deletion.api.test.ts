@@ -131,6 +131,27 @@ describe.each(drivers)("account deletion on %s", (driver) => {
         }
       });
 
+      it("recomputes the rating score of the bots the deleted account rated", async () => {
+        const creator = await personAs(h, "free");
+        const leaving = await personAs(h, "free");
+        const staying = await personAs(h, "free");
+        const bot = await a.create(creator, { name: "Rated bot", visibility: "public" });
+        const rate = (who: Person, rating: number) =>
+          a.post(
+            "/api/event",
+            { event_name: "characterRating", character_id: bot.id, rating, conversation_length: 4 },
+            who,
+          );
+        expect((await rate(leaving, 5)).statusCode).toBe(204);
+        expect((await rate(staying, 1)).statusCode).toBe(204);
+        const score = async () =>
+          (await db().select().from(characters).where(eq(characters.id, bot.id)))[0]?.ratingScore;
+        expect(await score()).toBeCloseTo(0.5);
+
+        expect((await a.delete("/api/users", leaving)).statusCode).toBe(204);
+        expect(await score()).toBe(0);
+      });
+
       it("refuses the last administrator (409) and lets one of two leave", async () => {
         const admins = await db().select({ id: users.id }).from(users).where(eq(users.isAdmin, true));
         await db()

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client.ts";
 import { deleteAvatarFiles } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
+import { handCharactersTo } from "../characters/index.ts";
 import {
   deleteUserRow,
-  handOverBots,
   lockForDeletion,
   otherAdmins,
   ownedBots,
@@ -29,8 +29,16 @@ export const DELETED_USER_ACCOUNT = {
 
 export type DeletionResult = "deleted" | "gone" | "lastAdmin";
 
+/**
+ * Another feature's part in a deletion, run in its transaction before the account row goes (the
+ * cascade then takes that feature's rows); the step it answers runs after the row is gone, in the
+ * same transaction: ratings recompute the scores of the bots the account rated. The composition
+ * root supplies them, so accounts need not know the features that hang off a user.
+ */
+export type AccountDeletionHook = (tx: Db, userId: string) => Promise<((tx: Db) => Promise<void>) | null>;
+
 export async function deleteAccount(
-  deps: { db: Db; storage: FileStorage; bots: DeletedBotsPolicy },
+  deps: { db: Db; storage: FileStorage; bots: DeletedBotsPolicy; hooks?: AccountDeletionHook[] },
   userId: string,
 ): Promise<DeletionResult> {
   const files: (string | null)[] = [];
@@ -45,7 +53,7 @@ export async function deleteAccount(
       const owner = await ensureSystemAccount(tx, DELETED_USER_ACCOUNT);
       if ("takenBy" in owner)
         throw new Error(`the username ${DELETED_USER_ACCOUNT.username} belongs to a person`);
-      await handOverBots(
+      await handCharactersTo(
         tx,
         kept.map((b) => b.id),
         owner.viewer.id,
@@ -53,7 +61,11 @@ export async function deleteAccount(
     }
     const keptIds = new Set(kept.map((b) => b.id));
     files.push(...bots.filter((b) => !keptIds.has(b.id)).map((b) => b.avatarKey));
+    // One after another: a transaction is one connection.
+    const after = [];
+    for (const hook of deps.hooks ?? []) after.push(await hook(tx, userId));
     await deleteUserRow(tx, userId);
+    for (const step of after) await step?.(tx);
     return "deleted";
   });
   if (result === "deleted") {

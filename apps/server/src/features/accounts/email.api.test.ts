@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
 import type { ApiError, AppConfig, Me, PasswordResetLink } from "@hearth/contract";
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
+import { resetLinkIn, startSmtp } from "../../../test/smtp.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
 import { users } from "./schema.ts";
 
@@ -11,56 +10,6 @@ import { users } from "./schema.ts";
  * The update-email page's call, administrators' one-time reset links, and reset links by e-mail
  * through a local SMTP server this test starts (SMTP_URL).
  */
-interface Received {
-  to: string[];
-  body: string;
-}
-
-/** A local SMTP server that hands each message it receives to the next waiting test. */
-async function startSmtp() {
-  const waiting: ((mail: Received) => void)[] = [];
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, session, done) {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => {
-        body += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address), body };
-        const next = waiting.shift();
-        if (next) next(mail);
-        else inbox.push(mail);
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    /** The next message (already received or still to come). */
-    next: () =>
-      new Promise<Received>((resolve) => {
-        const early = inbox.shift();
-        if (early) resolve(early);
-        else waiting.push(resolve);
-      }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The reset link in a mail body (quoted-printable soft breaks and escapes undone). */
-function linkIn(body: string): URL {
-  const plain = body
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
-  const match = plain.match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/);
-  if (!match) throw new Error(`no reset link in ${plain}`);
-  return new URL(match[0]);
-}
 
 describe("e-mail and password resets", () => {
   let h: TestHearth;
@@ -113,7 +62,7 @@ describe("e-mail and password resets", () => {
       expect(asked.statusCode, asked.body).toBe(200);
       const mail = await smtp.next();
       expect(mail.to).toEqual([member.email]);
-      const link = linkIn(mail.body);
+      const link = resetLinkIn(mail.body);
       expect(link.pathname).toBe("/reset-password");
 
       const reset = await authPost(h, "/api/auth/reset-password", {

@@ -29,6 +29,23 @@ export async function lockAccount(tx: Db, userId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/**
+ * Billing's one write to an account: the role and standing its subscription grants (decision
+ * 012), in the caller's transaction. Answers false when the account is gone.
+ */
+export async function setEntitlement(
+  tx: Db,
+  userId: string,
+  entitlement: Pick<UserRow, "role" | "status">,
+): Promise<boolean> {
+  const rows = await tx
+    .update(users)
+    .set({ role: entitlement.role, status: entitlement.status, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
 /** The earliest administrator, the default owner of characters imported from the command line. */
 export async function firstAdministrator(db: Db): Promise<Viewer | null> {
   const [row] = await db

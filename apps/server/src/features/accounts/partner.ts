@@ -1,10 +1,8 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { username as usernameRule } from "@hearth/contract";
 import { eq } from "drizzle-orm";
-import type { FastifyReply } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import type { Auth } from "./auth.ts";
 import { USERNAME_TAKEN, violates } from "./profile-rules.ts";
 import { usernameTaken } from "./queries.ts";
 import { users } from "./schema.ts";
@@ -14,7 +12,8 @@ import { type Viewer, viewerFromUser } from "./viewer.ts";
  * Partner mode (accounts-billing-admin §4): a partner signs its user in with a compact token,
  * `base64url(JSON {sub, name, username?, exp}) + "." + base64url(HMAC-SHA256(key, first part))`
  * (docs/partner-mode.md). Sessions stay better-auth's: the account's session is made through its
- * own adapter and cookie settings, so everything after sign-in is the ordinary path.
+ * own adapter and cookie settings (`startSession` in session-cookie.ts), so everything after
+ * sign-in is the ordinary path.
  */
 export interface PartnerClaims {
   /** The partner's own id for its user; stored as users.partner_id. */
@@ -113,23 +112,4 @@ async function insertExternal(
     .returning();
   if (!row) throw new Error("could not create the partner account");
   return viewerFromUser(row);
-}
-
-/** Starts a better-auth session for the account and sets its cookie on the reply. */
-export async function startSession(auth: Auth, userId: string, reply: FastifyReply): Promise<void> {
-  const ctx = await auth.$context;
-  const session = await ctx.internalAdapter.createSession(userId);
-  if (!session) throw new Error("could not create a session");
-  const cookie = ctx.authCookies.sessionToken;
-  // better-auth's signed cookie: `token.base64(HMAC-SHA256(secret, token))`, URI-encoded.
-  const signature = createHmac("sha256", ctx.secret).update(session.token).digest("base64");
-  const attrs = cookie.attributes;
-  void reply.setCookie(cookie.name, encodeURIComponent(`${session.token}.${signature}`), {
-    path: attrs.path ?? "/",
-    httpOnly: attrs.httpOnly ?? true,
-    secure: attrs.secure ?? false,
-    sameSite: (attrs.sameSite ?? "lax") as "lax" | "strict" | "none",
-    maxAge: ctx.sessionConfig.expiresIn,
-    encode: (v) => v,
-  });
 }

@@ -48,6 +48,16 @@ export function canChangeUser(viewer: Viewer, targetId: string, change: AdminUse
   }
 }
 
+/** An administrator may view the site as a member (read-only): not as themselves, another administrator or a guest. */
+export function canImpersonate(viewer: Viewer, target: Viewer): void {
+  canManageUsers(viewer);
+  if (target.id === viewer.id) throw forbidden("You can't view the site as yourself: you already are.");
+  if (target.isAdmin) throw forbidden("You can't view the site as another administrator.");
+  if (target.isGuest) {
+    throw forbidden("You can't view the site as a guest: guest sessions are temporary. Choose a member.");
+  }
+}
+
 /**
  * A plugin-level preHandler for routes that change something: a restricted account is refused
  * with 403 `restricted` before the body is read, so a malformed body cannot answer 400 first.
@@ -57,4 +67,12 @@ export function refuseRestrictedChanges(app: FastifyInstance, auth: Auth): void 
     if (req.method === "GET" || req.method === "HEAD") return;
     assertNotRestricted(await getViewer(auth, req));
   });
+}
+
+/** Guests have no profile to change (their avatar, name and the like come with signing up). */
+export function assertCanChangeOwnProfile(viewer: Viewer): void {
+  assertNotRestricted(viewer);
+  if (viewer.isGuest) {
+    throw forbidden("Guests can't change a profile. Sign up for a free account to choose your avatar.");
+  }
 }

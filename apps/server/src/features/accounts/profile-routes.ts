@@ -5,20 +5,22 @@ import {
   type ProfileUpdate,
   username,
 } from "@hearth/contract";
-import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
+import { deleteAvatarFiles } from "../../lib/avatars.ts";
+import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "./auth.ts";
 import { defaultModelRoutes, type ModelChoices } from "./default-model-routes.ts";
 import { describeLlmKey } from "./llm-key.ts";
+import { userRow as findUserRow } from "./onboarding.ts";
 import { passwordRoutes } from "./password-routes.ts";
 import { isRestricted, refuseRestrictedChanges } from "./policy.ts";
 import { EMAIL_TAKEN, settingsChange, USERNAME_TAKEN, violates } from "./profile-rules.ts";
 import { updateProfile, usernameTaken } from "./queries.ts";
-import { type UserRow, users } from "./schema.ts";
+import type { UserRow } from "./schema.ts";
 import { sessionsRoutes } from "./sessions-routes.ts";
 import { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";
 
@@ -28,7 +30,13 @@ import { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./v
  */
 export async function profileRoutes(
   app: FastifyInstance,
-  { config, db, auth, models }: { config: Config; db: Db; auth: Auth; models: ModelChoices },
+  {
+    config,
+    db,
+    auth,
+    models,
+    storage,
+  }: { config: Config; db: Db; auth: Auth; models: ModelChoices; storage: FileStorage },
 ) {
   refuseRestrictedChanges(app, auth);
   await app.register(sessionsRoutes, { db, auth });
@@ -36,7 +44,7 @@ export async function profileRoutes(
   await app.register(defaultModelRoutes, { db, auth, models });
 
   const userRow = async (id: string): Promise<UserRow> => {
-    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    const row = await findUserRow(db, id);
     if (!row) throw unauthorized();
     return row;
   };
@@ -60,20 +68,12 @@ export async function profileRoutes(
     canChangeProfile(viewer);
     const change = onlyChanged(viewer, body);
     // Highlights, NSFW and the model key are checked against the stored row (the 18+ question is asked once).
-    const settings = settingsChange(await userRow(viewer.id), body, config);
+    const before = await userRow(viewer.id);
+    const settings = settingsChange(before, body, config);
     if (Object.keys(change).length === 0 && Object.keys(settings).length === 0) return toMe(viewer);
     let row: Awaited<ReturnType<typeof updateProfile>>;
     try {
-      if (Object.keys(settings).length > 0) {
-        await db
-          .update(users)
-          .set({ ...settings, updatedAt: new Date() })
-          .where(eq(users.id, viewer.id));
-      }
-      row =
-        Object.keys(change).length > 0
-          ? await updateProfile(db, viewer.id, change)
-          : await userRow(viewer.id);
+      row = await updateProfile(db, viewer.id, change, settings);
     } catch (error) {
       // The unique indexes decide, atomically: a name taken a moment ago is refused here.
       if (violates(error, "23505", "users_username_key")) throw invalidField("username", USERNAME_TAKEN);
@@ -81,6 +81,9 @@ export async function profileRoutes(
       throw error;
     }
     if (!row) throw unauthorized();
+    // An address given in place of the uploaded avatar: its files are no longer anyone's.
+    if (change.avatar_url !== undefined && before.avatarKey)
+      await deleteAvatarFiles(storage, before.avatarKey);
     return toMe(viewerFromUser(row));
   });
 

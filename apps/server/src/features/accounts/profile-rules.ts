@@ -113,7 +113,7 @@ export const highlightsTooLong = (max: number) => `Highlights should be less tha
 export const ADULT_CONFIRMATION_NEEDED =
   "Please confirm that you are 18 years or older to turn on NSFW content.";
 
-type SettingsColumns = Partial<
+export type SettingsColumns = Partial<
   Pick<UserRow, "highlights" | "showNsfw" | "adultConfirmedAt" | "llmApiKeyEncrypted" | "llmMode">
 >;
 

@@ -100,6 +100,16 @@ describe.each(drivers)("profile settings on %s", (driver) => {
     expect((await settings(u.cookie)).highlights).toBe("");
   });
 
+  it("an update refused for a taken username saves none of its settings either", async () => {
+    const taken = `taken_${Date.now().toString(36)}`;
+    await h.signUp({ username: taken });
+    const u = await h.signUp();
+    const refused = await patchMe(u.cookie, { username: taken, highlights: "Should not stay." });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<ApiError>().issues).toEqual([expect.objectContaining({ path: "username" })]);
+    expect((await settings(u.cookie)).highlights).toBe("");
+  });
+
   it("NSFW: turning it on asks once for the 18+ confirmation, then never again", async () => {
     const u = await h.signUp();
     const refused = await patchMe(u.cookie, { show_nsfw: true });

@@ -1,6 +1,7 @@
 import type { AdminUser, AdminUserUpdate, ProfileUpdate } from "@hearth/contract";
 import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import type { SettingsColumns } from "./profile-rules.ts";
 import { type UserRow, users } from "./schema.ts";
 
 export function toAdminUser(u: UserRow): AdminUser {
@@ -85,14 +86,24 @@ export async function usernameTaken(db: Db, username: string): Promise<boolean> 
   return Boolean(row);
 }
 
-/** Writes the changed profile fields; a changed e-mail must be confirmed again. */
-export async function updateProfile(db: Db, id: string, change: ProfileUpdate): Promise<UserRow | null> {
+/**
+ * Writes the changed profile fields and settings columns in one statement (so a refused username
+ * leaves the settings unsaved too); a changed e-mail must be confirmed again.
+ */
+export async function updateProfile(
+  db: Db,
+  id: string,
+  change: ProfileUpdate,
+  settings: SettingsColumns = {},
+): Promise<UserRow | null> {
   const [row] = await db
     .update(users)
     .set({
+      ...settings,
       ...(change.username !== undefined && { username: change.username }),
       ...(change.name !== undefined && { name: change.name }),
-      ...(change.avatar_url !== undefined && { image: change.avatar_url }),
+      // An address replaces an uploaded avatar (the route removes its files).
+      ...(change.avatar_url !== undefined && { image: change.avatar_url, avatarKey: null }),
       ...(change.email !== undefined && { email: change.email, emailVerified: false }),
       updatedAt: new Date(),
     })

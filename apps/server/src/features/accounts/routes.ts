@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
+import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "./auth.ts";
 import type { ModelChoices } from "./default-model-routes.ts";
 import { firstAdminState } from "./first-admin.ts";
@@ -18,9 +19,14 @@ export interface AccountsDeps {
   auth: Auth;
   /** Which models a member may choose as their default (the inference registry, from app.ts). */
   models: ModelChoices;
+  /** Where uploaded avatars live: an avatar address set by PATCH replaces the uploaded file. */
+  storage: FileStorage;
 }
 
-export async function accountRoutes(app: FastifyInstance, { config, db, auth, models }: AccountsDeps) {
+export async function accountRoutes(
+  app: FastifyInstance,
+  { config, db, auth, models, storage }: AccountsDeps,
+) {
   const firstUserAdmin = firstAdminState(db, config.firstUserAdmin);
   route(
     app,
@@ -41,7 +47,7 @@ export async function accountRoutes(app: FastifyInstance, { config, db, auth, mo
 
   route(app, accountEndpoints.me, async ({ req }): Promise<Me> => toMe(await requireViewer(auth, req)));
 
-  await app.register(profileRoutes, { config, db, auth, models });
+  await app.register(profileRoutes, { config, db, auth, models, storage });
   await app.register(adminUserRoutes, { db, auth });
 }
 

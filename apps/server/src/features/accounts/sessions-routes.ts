@@ -1,5 +1,5 @@
 import { type ActiveSession, accountEndpoints } from "@hearth/contract";
-import { and, desc, eq, gt, ne } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { forbidden, notFound, unauthorized } from "../../http/errors.ts";
@@ -11,15 +11,22 @@ import { toHeaders } from "./viewer.ts";
 /**
  * The account's signed-in devices (profile settings). Sessions live only in the database (no
  * cookie cache, no secondary storage), so deleting a row signs that device out at its next request.
- * Answers carry the session's id, never its token (the token is the cookie's secret).
+ * Answers carry the session's id, never its token (the token is the cookie's secret). An
+ * administrator's view of the account (impersonation.ts) is not the member's device: not listed.
  */
 export async function sessionsRoutes(app: FastifyInstance, { db, auth }: { db: Db; auth: Auth }) {
   route(app, accountEndpoints.listSessions, async ({ req }) => {
-    const current = await currentSession(auth, req);
+    const current = await currentSession(auth, req, "read");
     const rows = await db
       .select()
       .from(sessions)
-      .where(and(eq(sessions.userId, current.userId), gt(sessions.expiresAt, new Date())))
+      .where(
+        and(
+          eq(sessions.userId, current.userId),
+          gt(sessions.expiresAt, new Date()),
+          isNull(sessions.impersonatedBy),
+        ),
+      )
       .orderBy(desc(sessions.updatedAt), desc(sessions.id));
     return {
       sessions: rows.map(
@@ -56,11 +63,15 @@ export async function sessionsRoutes(app: FastifyInstance, { db, auth }: { db: D
   });
 }
 
-/** The session behind this request; an administrator viewing as a user may not sign them out. */
-async function currentSession(auth: Auth, req: FastifyRequest): Promise<{ id: string; userId: string }> {
+/** The session behind this request; an administrator viewing as a user may look, not sign them out. */
+async function currentSession(
+  auth: Auth,
+  req: FastifyRequest,
+  use: "read" | "write" = "write",
+): Promise<{ id: string; userId: string }> {
   const found = await auth.api.getSession({ headers: toHeaders(req.headers) });
   if (!found) throw unauthorized();
   const session = found.session as { id: string; userId: string; impersonatedBy?: string | null };
-  if (session.impersonatedBy) throw forbidden("Viewing as this user is read-only.");
+  if (session.impersonatedBy && use === "write") throw forbidden("Viewing as this user is read-only.");
   return { id: session.id, userId: session.userId };
 }

@@ -228,3 +228,47 @@ describe("guest sign-ins without a limit", () => {
     }
   });
 });
+
+describe("the sign-up allowance per address", () => {
+  it("counts e-mail and partner sign-ups together; refusals and other addresses are unaffected", async () => {
+    const h = await startTestHearth({
+      env: { HEARTH_SIGNUPS_PER_DAY: "2", HEARTH_EDITION: "partner", HEARTH_PARTNER_KEY: "k".repeat(32) },
+    });
+    let n = 0;
+    const post = (url: string, body: unknown, from: string) =>
+      h.app.inject({
+        method: "POST",
+        url,
+        headers: BROWSER,
+        payload: JSON.stringify(body),
+        remoteAddress: from,
+      });
+    const emailSignUp = (from: string, password = "correct horse battery") =>
+      post(
+        "/api/auth/sign-up/email",
+        { email: `allow-${n++}@example.com`, password, name: "Newcomer" },
+        from,
+      );
+    try {
+      const from = "203.0.113.7";
+      // A refused form (a common password) does not use the allowance up.
+      expect((await emailSignUp(from, "password123")).statusCode).toBe(400);
+      expect((await emailSignUp(from)).statusCode).toBe(200);
+      expect(
+        (await post("/api/external/signup", { name: "Casey", username: "casey_allow" }, from)).statusCode,
+      ).toBe(201);
+      const refused = await emailSignUp(from);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json<ApiError>()).toMatchObject({
+        code: "limitReached",
+        message: expect.stringContaining("Too many new accounts"),
+      });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(23 * 3600);
+      const external = await post("/api/external/signup", { name: "Dana", username: "dana_allow" }, from);
+      expect(external.statusCode).toBe(429);
+      expect((await emailSignUp("203.0.113.8")).statusCode).toBe(200);
+    } finally {
+      await h.stop();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { isSafeImageAddress } from "@hearth/contract";
 import { describe, expect, it } from "vitest";
-import { inWords, untrustedProxyWarning } from "./auth-routes.ts";
+import { inWords } from "./allowance.ts";
+import { untrustedProxyWarning } from "./auth-routes.ts";
 import { PASSWORD_TOO_COMMON, passwordProblem } from "./passwords.ts";
 import { addressKey } from "./throttle.ts";
 

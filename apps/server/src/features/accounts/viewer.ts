@@ -18,6 +18,8 @@ export interface Viewer {
   isAdmin: boolean;
   permissions: Permission[];
   createdAt: Date;
+  /** The administrator viewing the site as this user (a read-only session), or null. */
+  impersonatedBy: { id: string; name: string } | null;
 }
 
 interface SessionUser {
@@ -51,6 +53,7 @@ export function viewerFromUser(u: SessionUser): Viewer {
     ...subject,
     permissions: derivePermissions(subject),
     createdAt: new Date(u.createdAt),
+    impersonatedBy: null,
   };
 }
 
@@ -69,6 +72,7 @@ export function toMe(v: Viewer): Me {
     permissions: v.permissions,
     context_tokens: contextTokens(v.permissions),
     created_at: v.createdAt.toISOString(),
+    impersonated_by: v.impersonatedBy,
   };
 }
 
@@ -78,12 +82,31 @@ const cache = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
 export function getViewer(auth: Auth, req: FastifyRequest): Promise<Viewer | null> {
   let pending = cache.get(req);
   if (!pending) {
-    pending = auth.api
-      .getSession({ headers: toHeaders(req.headers) })
-      .then((s) => (s ? viewerFromUser(s.user as SessionUser) : null));
+    pending = resolveViewer(auth, req);
     cache.set(req, pending);
   }
   return pending;
+}
+
+/** How long an administrator may view the site as a user before signing in as themselves again. */
+export const IMPERSONATION_SECONDS = 60 * 60;
+
+async function resolveViewer(auth: Auth, req: FastifyRequest): Promise<Viewer | null> {
+  const found = await auth.api.getSession({ headers: toHeaders(req.headers) });
+  if (!found) return null;
+  const viewer = viewerFromUser(found.user as SessionUser);
+  const adminId = (found.session as { impersonatedBy?: string | null }).impersonatedBy;
+  if (!adminId) return viewer;
+  const ctx = await auth.$context;
+  const admin = (await ctx.internalAdapter.findUserById(adminId)) as SessionUser | null;
+  // The view ends after its hour even if something refreshed the session, and with the viewer's
+  // administrator rights.
+  const age = Date.now() - new Date(found.session.createdAt).getTime();
+  if (age >= IMPERSONATION_SECONDS * 1000 || !admin?.isAdmin) {
+    await ctx.internalAdapter.deleteSession(found.session.token);
+    return null;
+  }
+  return { ...viewer, impersonatedBy: { id: adminId, name: admin.name } };
 }
 
 export async function requireViewer(auth: Auth, req: FastifyRequest): Promise<Viewer> {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../accounts/schema.ts";
 import {
@@ -87,6 +87,12 @@ export async function updateCharacter(
 }
 
 /** Soft delete; favorites of the bot go at once (their lists would not show it anyway). */
+/** Gives bots a new creator (a deleted account's shared bots go to the "deleted user" account). */
+export async function handCharactersTo(db: Db, characterIds: string[], toUserId: string): Promise<void> {
+  if (characterIds.length === 0) return;
+  await db.update(characters).set({ creatorUserId: toUserId }).where(inArray(characters.id, characterIds));
+}
+
 export async function softDeleteCharacter(db: Db, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx

@@ -23,8 +23,8 @@ export async function installChat(
   const { db, bus, queue } = deps;
   // An in-process queue lost its jobs with the last process: everything unfinished is an orphan.
   await recoverOrphans(db, bus, { all: queue.driver === "in-process" });
-  const chats = new ChatService({ db, storage: deps.storage });
-  await app.register(chatRoutes, { db, auth: deps.auth, chats });
+  const chats = new ChatService({ db, storage: deps.storage, edition: deps.config.edition });
+  await app.register(chatRoutes, { db, auth: deps.auth, chats, edition: deps.config.edition });
   await app.register(chatEditRoutes, { db, auth: deps.auth, chats });
   await app.register(chatRatingRoutes, { db, auth: deps.auth });
   await app.register(generationRoutes, deps);

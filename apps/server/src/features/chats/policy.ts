@@ -1,8 +1,9 @@
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { assertPermission, type Viewer } from "../accounts/index.ts";
 import { assertCreatorNotBlocked } from "../blocking/index.ts";
-import { type CharacterRow, chattableCharacter } from "../characters/index.ts";
+import { allowNsfw, type CharacterRow, chattableCharacter, invalidAccess } from "../characters/index.ts";
 import type { ConversationRow } from "./schema.ts";
 
 /**
@@ -21,9 +22,17 @@ export function assertOwnsConversation(
  * The character a chat may use, for every chat path (starting, listing one's chats with a bot,
  * reading or continuing one): visible and not restricted (characters' 404 `invalidAccess`), and
  * its creator not blocked by the viewer (403 `blockedBotCreator`, chat-and-characters §6, §8).
+ * The family-safe edition hides NSFW bots everywhere, so one asked for by id is as missing here
+ * as on its profile.
  */
-export async function chattable(db: Db, viewer: Viewer, characterId: string): Promise<CharacterRow> {
+export async function chattable(
+  db: Db,
+  viewer: Viewer,
+  characterId: string,
+  edition: Config["edition"],
+): Promise<CharacterRow> {
   const character = await chattableCharacter(db, viewer, characterId);
+  if (character.isNsfw && !allowNsfw({ edition }, true)) throw invalidAccess();
   await assertCreatorNotBlocked(db, viewer, character.creatorUserId);
   return character;
 }

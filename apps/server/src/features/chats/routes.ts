@@ -1,5 +1,6 @@
 import { chatEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
@@ -20,7 +21,7 @@ import type { ChatService } from "./service.ts";
 
 export async function chatRoutes(
   app: FastifyInstance,
-  { db, auth, chats }: { db: Db; auth: Auth; chats: ChatService },
+  { db, auth, chats, edition }: { db: Db; auth: Auth; chats: ChatService; edition: Config["edition"] },
 ) {
   // Every route here is for a signed-in viewer (guests too): checked before the input is read,
   // so a signed-out caller hears 401 whatever it sent. The viewer is resolved once per request.
@@ -44,7 +45,7 @@ export async function chatRoutes(
 
   route(app, chatEndpoints.listForCharacter, async ({ req, params, query }) => {
     const viewer = await requireViewer(auth, req);
-    await chattable(db, viewer, params.id);
+    await chattable(db, viewer, params.id, edition);
     const page = await listConversations(db, viewer.id, {
       limit: query.limit,
       lastId: query.last_id,

@@ -4,6 +4,7 @@ import {
   type ConversationCreated,
   MESSAGE_PAGE_SIZE,
 } from "@hearth/contract";
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../ports/storage.ts";
@@ -18,7 +19,7 @@ import type { ConversationRow } from "./schema.ts";
 
 /** Conversations: starting one, and presenting them with their characters' cards. */
 export class ChatService {
-  constructor(private deps: { db: Db; storage: FileStorage }) {}
+  constructor(private deps: { db: Db; storage: FileStorage; edition: Config["edition"] }) {}
 
   /** A persona given for a chat must be the viewer's own. */
   async assertOwnPersona(viewer: Viewer, personaId: string | null | undefined): Promise<void> {
@@ -31,7 +32,7 @@ export class ChatService {
     input: { characterId: string; userPersonaId: string | null },
   ): Promise<ConversationCreated> {
     const { db } = this.deps;
-    const character = await chattable(db, viewer, input.characterId);
+    const character = await chattable(db, viewer, input.characterId, this.deps.edition);
     await this.assertOwnPersona(viewer, input.userPersonaId);
     // Opening a chat again before writing in it reuses the one already opened, instead of
     // leaving a trail of empty chats.

@@ -143,6 +143,8 @@ export function modelsFor(
   viewer: Viewer | null,
   windowOf: (entry: RegistryEntry) => number,
   storedChoice?: string,
+  /** The viewer's default from the Settings page, if any. */
+  viewerDefault?: string,
 ): ModelList {
   const models: InferenceModel[] = registry.entries
     .filter((e) => mayUse(e, viewer) || !e.hide_unauthorized)
@@ -160,17 +162,24 @@ export function modelsFor(
   return {
     models,
     default_id: registry.defaultId,
-    selected_id: resolveModelChoice(registry, viewer, storedChoice).id,
+    viewer_default_id: resolveModelChoice(registry, viewer, viewerDefault).id,
+    selected_id: resolveModelChoice(registry, viewer, storedChoice, viewerDefault).id,
   };
 }
 
-/** A stored choice that no longer exists, or that the viewer may not use, falls back to the default. */
+/**
+ * A stored choice that no longer exists, or that the viewer may not use, falls back to the
+ * viewer's own default (the Settings page) under the same check, then to the server's default.
+ */
 export function resolveModelChoice(
   registry: ModelRegistry,
   viewer: Viewer | null,
   storedChoice?: string,
+  viewerDefault?: string,
 ): RegistryEntry {
-  const chosen = registry.entries.find((e) => e.id === storedChoice);
-  if (chosen && mayUse(chosen, viewer)) return chosen;
+  for (const choice of [storedChoice, viewerDefault]) {
+    const chosen = registry.entries.find((e) => e.id === choice);
+    if (chosen && mayUse(chosen, viewer)) return chosen;
+  }
   return registry.entries.find((e) => e.id === registry.defaultId) as RegistryEntry;
 }

@@ -5,6 +5,7 @@ import type { CommunityDeps } from "../../community-deps.ts";
 import { moderationRoutes } from "./routes.ts";
 import { ModerationService } from "./service.ts";
 
+export { insertAudit } from "./queries.ts";
 export { moderationHooks } from "./service.ts";
 
 /** Registers the feature's routes (and any background work; answers a function that stops it). */

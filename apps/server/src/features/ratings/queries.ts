@@ -64,6 +64,24 @@ export async function saveRating(
   });
 }
 
+/** The bots this account rated (their scores change when its ratings go). */
+export async function ratedCharacterIds(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: characterRatings.characterId })
+    .from(characterRatings)
+    .where(eq(characterRatings.userId, userId));
+  return rows.map((r) => r.id);
+}
+
+/** Recomputes bots' rating_score from their ratings, under the same per-bot lock as saveRating. */
+export async function refreshRatingScores(tx: Db, characterIds: string[]): Promise<void> {
+  // Sorted, so two deletions touching the same bots take the locks in one order.
+  for (const id of [...characterIds].sort()) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`rating:${id}`}))`);
+    await setCharacterRatingScore(tx, id, (await ratingFigures(tx, id)).ratingScore);
+  }
+}
+
 export async function findRating(
   db: Db,
   userId: string,

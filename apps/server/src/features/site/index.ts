@@ -3,6 +3,9 @@
 import type { FastifyInstance } from "fastify";
 import { type SiteDeps, siteRoutes } from "./routes.ts";
 
+/** For checkout: the configured sale, and the offer it may apply by offer_id (sale.ts). */
+export { activeOffer, type OfferSpec, readSale, type SaleSettings } from "./sale.ts";
+
 export async function installSite(app: FastifyInstance, deps: SiteDeps): Promise<void> {
   await app.register(siteRoutes, deps);
 }

@@ -1,4 +1,4 @@
-import { siteEndpoints } from "@hearth/contract";
+import { saleEndpoints, siteEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
@@ -10,12 +10,14 @@ import {
   getViewer,
   partnerAccount,
   refuseRestrictedChanges,
+  signUpGate,
   startSession,
   toMe,
   verifyPartnerToken,
 } from "../accounts/index.ts";
 import { readPage } from "./pages.ts";
 import { assertCanSeeEasterCode, assertPartnerMode } from "./policy.ts";
+import { saleIsOn, saleSettingsOf, toSale } from "./sale-settings.ts";
 import { readSiteFile, siteConfigOf } from "./settings.ts";
 
 export interface SiteDeps {
@@ -30,10 +32,19 @@ export interface SiteDeps {
  */
 export async function siteRoutes(app: FastifyInstance, { config, db, auth }: SiteDeps) {
   // Read once at start: a broken site.json stops the start with its reason.
-  const site = siteConfigOf(config, readSiteFile(config.dataDir));
+  const file = readSiteFile(config.dataDir);
+  const site = siteConfigOf(config, file);
+  const sale = saleSettingsOf(config, file.sale);
   refuseRestrictedChanges(app, auth);
 
-  route(app, siteEndpoints.config, async () => site);
+  // The sale has dates: whether it runs is asked at each request.
+  route(app, siteEndpoints.config, async () => ({ ...site, sale_active: saleIsOn(sale, new Date()) }));
+
+  route(app, saleEndpoints.get, async () => {
+    const now = new Date();
+    if (!saleIsOn(sale, now)) throw notFound("There is no sale now.");
+    return toSale(sale, now);
+  });
 
   route(app, siteEndpoints.page, async ({ params }) => ({
     slug: params.slug,
@@ -54,9 +65,10 @@ export async function siteRoutes(app: FastifyInstance, { config, db, auth }: Sit
     return toMe(viewer);
   });
 
-  route(app, siteEndpoints.externalSignup, async ({ body, reply }) => {
+  const withinSignUps = signUpGate(db, config.signUpsPerDay);
+  route(app, siteEndpoints.externalSignup, async ({ req, body, reply }) => {
     assertPartnerMode(config);
-    const viewer = await createExternalUser(db, body);
+    const viewer = await withinSignUps(req, reply, () => createExternalUser(db, body));
     await startSession(auth, viewer.id, reply);
     return toMe(viewer);
   });

@@ -1,13 +1,14 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { SiteConfig } from "@hearth/contract";
+import { planId, type SiteConfig } from "@hearth/contract";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
+import { readDataFile } from "../../lib/data-file.ts";
+import { saleFile } from "./sale-settings.ts";
 
 /**
  * The public site configuration (GET /api/site). Scalars come from the environment (config.ts);
  * the footer's lists are longer than an environment variable should hold, so an operator may put
- * them in `$HEARTH_DATA_DIR/site.json` (`{"footer": {...}}`, docs/site.md); defaults otherwise.
+ * them in `$HEARTH_DATA_DIR/site.json` (`{"footer": {...}, "crypto_links": {...}}`,
+ * docs/partner-mode.md); defaults otherwise.
  */
 const link = z.object({ label: z.string().min(1).max(80), url: z.string().min(1).max(2048) });
 const siteFile = z.object({
@@ -23,21 +24,16 @@ const siteFile = z.object({
     })
     .partial()
     .optional(),
+  /** Each plan's external crypto payment address, by plan_id (/subscribe-crypto). */
+  crypto_links: z.record(planId, z.url({ protocol: /^https?$/ }).max(2048)).optional(),
+  /** The birthday sale's heading, dates and offers (sale-settings.ts). */
+  sale: saleFile.optional(),
 });
 export type SiteFile = z.infer<typeof siteFile>;
 
 /** Reads site.json; a missing file is the defaults, a broken one is refused at start (the operator's typo should not pass silently). */
 export function readSiteFile(dataDir: string): SiteFile {
-  const file = path.join(dataDir, "site.json");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return {};
-  }
-  const parsed = siteFile.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.message ?? "not valid"}`);
-  return parsed.data;
+  return readDataFile(dataDir, "site.json", siteFile) ?? {};
 }
 
 export function siteConfigOf(config: Config, file: SiteFile): SiteConfig {
@@ -72,5 +68,6 @@ export function siteConfigOf(config: Config, file: SiteFile): SiteConfig {
     mobile_applications: site.androidUrl ? [{ type: "android", download_url: site.androidUrl }] : [],
     application_ids: site.applicationIds,
     easter_giveaway: site.easterCode !== null,
+    crypto_links: file.crypto_links ?? {},
   };
 }

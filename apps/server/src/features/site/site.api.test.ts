@@ -3,15 +3,18 @@ import path from "node:path";
 import {
   type ApiError,
   type CharacterPage,
+  type ConversationCreated,
   EASTER_REFUSAL,
   type MarkdownPage,
   PAGE_SLUGS,
   type SiteConfig,
 } from "@hearth/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
+import { characters } from "../characters/schema.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
 
 /** GET /api/site, the Markdown pages (the operator's file wins) and the Easter code by role. */
@@ -176,5 +179,34 @@ describe.each(drivers)("family edition on %s", (driver) => {
     const res = await a.get(`/api/characters/${nsfwId}`, viewer);
     expect(res.statusCode).toBe(404);
     expect(res.json<ApiError>().code).toBe("invalidAccess");
+  });
+
+  it("refuses to start, list or continue a chat with an NSFW bot asked for by id", async () => {
+    const viewer = await personAs(h, "premium");
+    const safe = await a.post("/api/conversations", { character_id: safeId }, viewer);
+    expect(safe.statusCode, safe.body).toBe(201);
+    const start = await a.post("/api/conversations", { character_id: nsfwId }, viewer);
+    expect(start.statusCode).toBe(404);
+    expect(start.json<ApiError>().code).toBe("invalidAccess");
+    expect((await a.get(`/api/characters/${nsfwId}/conversations`, viewer)).statusCode).toBe(404);
+    expect((await a.get(`/api/characters/${safeId}/conversations`, viewer)).statusCode).toBe(200);
+
+    // A chat begun before its bot was marked NSFW cannot go on in this edition.
+    const turned = await insertTestCharacter(h.database.db, creator.id ?? "", { name: "Turning Lighthouse" });
+    const chat = await a.post("/api/conversations", { character_id: turned.id }, viewer);
+    expect(chat.statusCode, chat.body).toBe(201);
+    await h.database.db.update(characters).set({ isNsfw: true }).where(eq(characters.id, turned.id));
+    const send = await a.post(
+      "/api/generate",
+      {
+        type: "text",
+        conversation_id: chat.json<ConversationCreated>().conversation.id,
+        action: "send",
+        content: "Hello?",
+      },
+      viewer,
+    );
+    expect(send.statusCode).toBe(404);
+    expect(send.json<ApiError>().code).toBe("invalidAccess");
   });
 });

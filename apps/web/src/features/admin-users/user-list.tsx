@@ -1,6 +1,7 @@
 import type { AdminUser } from "@hearth/contract";
 import { roleTitle } from "@hearth/contract/labels";
 import { Pencil, ShieldCheck } from "lucide-react";
+import { useMe } from "../../lib/session.ts";
 import { Avatar } from "../../ui/avatar.tsx";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
@@ -12,6 +13,7 @@ import {
   statusTone,
   userHandle,
 } from "./labels.ts";
+import { canViewAs, ViewAsButton } from "./view-as.tsx";
 
 interface UserListProps {
   users: AdminUser[];
@@ -39,12 +41,17 @@ function UserIdentity({ user }: { user: AdminUser }) {
   );
 }
 
-function EditButton({ user, onEdit }: { user: AdminUser; onEdit: (user: AdminUser) => void }) {
+/** Edit, and View as for the members an administrator may view the site as. */
+function UserActions({ user, onEdit }: { user: AdminUser; onEdit: (user: AdminUser) => void }) {
+  const me = useMe();
   return (
-    <Button variant="outline" size="sm" onClick={() => onEdit(user)} aria-label={`Edit ${user.name}`}>
-      <Pencil aria-hidden />
-      Edit
-    </Button>
+    <div className="flex flex-wrap justify-end gap-2">
+      {canViewAs(user, me?.id) ? <ViewAsButton user={user} /> : null}
+      <Button variant="outline" size="sm" onClick={() => onEdit(user)} aria-label={`Edit ${user.name}`}>
+        <Pencil aria-hidden />
+        Edit
+      </Button>
+    </div>
   );
 }
 
@@ -91,7 +98,7 @@ export function UserList({ users, onEdit }: UserListProps) {
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap text-muted">{joinedOn(user)}</td>
                 <td className="px-4 py-3 text-right">
-                  <EditButton user={user} onEdit={onEdit} />
+                  <UserActions user={user} onEdit={onEdit} />
                 </td>
               </tr>
             ))}
@@ -104,7 +111,7 @@ export function UserList({ users, onEdit }: UserListProps) {
           <li key={user.id} className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
             <div className="flex items-start justify-between gap-3">
               <UserIdentity user={user} />
-              <EditButton user={user} onEdit={onEdit} />
+              <UserActions user={user} onEdit={onEdit} />
             </div>
             <div className="flex flex-wrap gap-1.5">
               <Badge tone="accent">{roleTitle[user.role]}</Badge>

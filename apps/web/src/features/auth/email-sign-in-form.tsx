@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
 import { Banner } from "../../ui/banner.tsx";
@@ -56,6 +57,9 @@ export function EmailSignInForm({ redirectTo }: { redirectTo: string }) {
           onChange={(event) => setPassword(event.target.value)}
         />
       </Field>
+      <Link to="/forgot-password" className="self-end text-sm font-medium text-accent-text hover:underline">
+        Forgot password?
+      </Link>
       <Button type="submit" size="lg" loading={submitting} className="mt-2">
         Sign in
       </Button>

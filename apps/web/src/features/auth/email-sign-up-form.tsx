@@ -4,41 +4,105 @@ import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { Field, fieldControlProps } from "../../ui/label.tsx";
+import { useUsernameAvailability } from "../onboarding/username-check.ts";
 import { authApi } from "./auth-api.ts";
 import { useSessionActions } from "./use-session-actions.ts";
-import { checkEmail, checkName, checkPassword, nameMaxLength, passwordMinLength } from "./validation.ts";
+import {
+  checkEmail,
+  checkName,
+  checkPassword,
+  checkSignUpUsername,
+  nameMaxLength,
+  passwordMinLength,
+} from "./validation.ts";
 
-type FieldErrors = { name?: string | null; email?: string | null; password?: string | null };
+type FieldErrors = {
+  username?: string | null;
+  name?: string | null;
+  email?: string | null;
+  password?: string | null;
+};
+
+const USERNAME_UNAVAILABLE = "Username is not available";
 
 export function EmailSignUpForm({ redirectTo }: { redirectTo: string }) {
   const { signedIn } = useSessionActions();
+  const [username, setUsername] = useState("");
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const typedUsername = username.trim();
+  const availability = useUsernameAvailability(typedUsername);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = { name: checkName(name), email: checkEmail(email), password: checkPassword(password) };
+    const found = {
+      username:
+        checkSignUpUsername(username) ?? (availability === "unavailable" ? USERNAME_UNAVAILABLE : null),
+      name: checkName(name),
+      email: checkEmail(email),
+      password: checkPassword(password),
+    };
     setErrors(found);
-    if (found.name || found.email || found.password) return;
+    if (Object.values(found).some(Boolean)) return;
     setSubmitting(true);
     setServerError(null);
     try {
-      await authApi.signUpWithEmail({ name: name.trim(), email: email.trim(), password });
+      await authApi.signUpWithEmail({
+        username: typedUsername,
+        name: name.trim(),
+        email: email.trim(),
+        password,
+      });
       await signedIn(redirectTo);
     } catch (error) {
-      setServerError(errorMessage(error));
+      const message = errorMessage(error);
+      // The server's username refusals (taken since the check, or a rule) belong under the field.
+      if (message.startsWith("Username")) setErrors((e) => ({ ...e, username: message }));
+      else setServerError(message);
       setSubmitting(false);
     }
   };
+
+  // The rule's message shows as the member types (§5), then the debounced availability.
+  const usernameError =
+    errors.username ??
+    (typedUsername ? checkSignUpUsername(typedUsername) : null) ??
+    (availability === "unavailable" ? USERNAME_UNAVAILABLE : null);
+  const usernameHint =
+    availability === "checking"
+      ? "Checking…"
+      : availability === "available"
+        ? "Username is available"
+        : "4 to 20 letters, digits, _ or -.";
 
   const passwordHint = `At least ${passwordMinLength} characters.`;
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4">
       {serverError ? <Banner tone="danger">{serverError}</Banner> : null}
+      <Field
+        id="sign-up-username"
+        label="Username"
+        error={usernameError}
+        hint={<span aria-live="polite">{usernameHint}</span>}
+      >
+        <Input
+          {...fieldControlProps("sign-up-username", usernameError, true)}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={40}
+          value={username}
+          onChange={(event) => {
+            setUsername(event.target.value);
+            setErrors((e) => ({ ...e, username: null }));
+          }}
+        />
+      </Field>
       <Field
         id="sign-up-name"
         label="Display name"

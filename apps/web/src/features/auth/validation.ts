@@ -1,9 +1,16 @@
 /**
  * Client-side checks mirror what the server enforces, so mistakes show next to the field before
  * a round trip. The server stays the authority: its message is shown when it disagrees.
- * Name rules follow accounts-billing-admin §5; the password limits are the server's (the contract's).
+ * Name and username rules follow accounts-billing-admin §5; the password limits are the server's (the contract's).
  */
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@hearth/contract";
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  SIGN_UP_USERNAME_MIN,
+  SIGN_UP_USERNAME_SHORT,
+  USERNAME_MAX,
+  username as usernameRule,
+} from "@hearth/contract";
 
 export const passwordMinLength = PASSWORD_MIN_LENGTH;
 export const passwordMaxLength = PASSWORD_MAX_LENGTH;
@@ -31,4 +38,17 @@ export function checkName(name: string): string | null {
   if (trimmed.length < nameMinLength) return "Name should be of atleast 3 characters";
   if (trimmed.length > nameMaxLength) return "Name should be less than 20 characters";
   return null;
+}
+
+export const signUpUsernameMaxLength = USERNAME_MAX;
+
+/**
+ * The original sign-up's username (§5): required, at least 4 characters (one more than the
+ * profile asks), letters, digits, underscore and hyphen; the contract's rule says the rest.
+ */
+export function checkSignUpUsername(value: string): string | null {
+  const folded = value.trim().normalize("NFKC");
+  if (folded && folded.length < SIGN_UP_USERNAME_MIN) return SIGN_UP_USERNAME_SHORT;
+  const parsed = usernameRule.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? "Username contain invalid characters");
 }

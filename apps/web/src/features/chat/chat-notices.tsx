@@ -146,7 +146,7 @@ const limitCopy: Record<Tier, { title: string; text: string }> = {
 
 /**
  * Limit reached (§8): a title per tier, and the server's explanation (it knows when the limit
- * refills); guests are offered an account.
+ * refills); guests are offered an account, free members the subscribe page.
  */
 export function LimitBanner({ me, detail }: { me: Me | null; detail: string }) {
   const tier = tierOf(me);
@@ -159,6 +159,13 @@ export function LimitBanner({ me, detail }: { me: Me | null; detail: string }) {
         tier === "guest" ? (
           <Button asChild size="sm">
             <Link to="/sign-up">Sign Up Free</Link>
+          </Button>
+        ) : tier === "free" ? (
+          // Every paid tier has the same higher daily limit, so the lowest one is enough.
+          <Button asChild size="sm">
+            <Link to="/subscribe" search={{ plan: "minimal" }}>
+              Upgrade
+            </Link>
           </Button>
         ) : null
       }

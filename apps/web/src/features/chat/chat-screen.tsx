@@ -316,6 +316,9 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         {problem?.kind === "tooLong" ? (
           <TooLongBanner detail={problem.detail} model={selectedModel} onDismiss={chat.dismissProblem} />
         ) : null}
+        {problem?.kind === "refused" ? (
+          <ActionErrorBanner message={problem.detail} onDismiss={chat.dismissProblem} />
+        ) : null}
         {state.notice ? (
           <ReplyNotice
             notice={state.notice}

@@ -153,6 +153,17 @@ describe("chatReducer", () => {
     expect(limited.restoredDraft).toEqual({ id: 1, text: "Again" });
     expect(limited.problem).toEqual({ kind: "limit", detail: "limit" });
 
+    // An administrator's read-only view: the words go back, the server's reason shows, no retry.
+    const viewing = run(greeting(), begin, {
+      type: "generation/failed",
+      code: "impersonating",
+      detail: "read-only",
+      problemId: 2,
+    });
+    expect(viewing.rows.map((r) => r.key)).toEqual(["g"]);
+    expect(viewing.restoredDraft).toMatchObject({ text: "Again" });
+    expect(viewing.problem).toEqual({ kind: "refused", detail: "read-only" });
+
     const midway = run(
       greeting(),
       begin,

@@ -50,6 +50,8 @@ export type ChatProblem =
   | { kind: "limit"; detail: string }
   /** The message alone is longer than the model reads: shorten it (the text goes back to the box). */
   | { kind: "tooLong"; detail: string }
+  /** The server will not take it from this session at all (an administrator's read-only view): no retry. */
+  | { kind: "refused"; detail: string }
   | { kind: "access"; code: "invalidAccess" | "blockedBotCreator"; detail: string };
 
 export interface ChatState {
@@ -343,6 +345,8 @@ function failed(state: ChatState, code: string, detail: string, problemId: numbe
     problem = { kind: "limit", detail };
   } else if (code === "messageTooLong") {
     problem = { kind: "tooLong", detail };
+  } else if (code === "impersonating") {
+    problem = { kind: "refused", detail };
   } else {
     problem = {
       kind: "generation",

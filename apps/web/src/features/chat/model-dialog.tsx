@@ -93,8 +93,8 @@ export function ModelDialog({
       if (plan) setLocked({ plan, name: model.name });
       return;
     }
-    // The default is stored as no choice, so a later change of default reaches this user.
-    store(model.id === models.data?.default_id ? null : model.id);
+    // The viewer's default is stored as no choice, so a later change of it (Settings) reaches this device.
+    store(model.id === models.data?.viewer_default_id ? null : model.id);
     onOpenChange(false);
   };
 

@@ -1,7 +1,7 @@
 import type { Permission, SubscriberRole } from "@hearth/contract";
 import { planForPermission, planPerks, roleTitle } from "@hearth/contract/labels";
+import { Link } from "@tanstack/react-router";
 import { Check, Crown } from "lucide-react";
-import { useAppConfig } from "../../lib/session.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
 
@@ -13,8 +13,8 @@ export function planFor(permission: Permission | null): PaidPlan | null {
 }
 
 /**
- * 'True Supporter Plan Required' and 'I'm All In Plan Required' (§2 modals): what the plan brings.
- * There is no subscribe page yet, so the modal explains and closes.
+ * 'True Supporter Plan Required' and 'I'm All In Plan Required' (§2 modals): what the plan brings,
+ * and the subscribe page with that plan preselected (issue 13 item 9).
  */
 export function PlanRequiredDialog({
   plan,
@@ -26,7 +26,6 @@ export function PlanRequiredDialog({
   feature: string;
   onClose: () => void;
 }) {
-  const { brand } = useAppConfig();
   return (
     <Dialog open={plan !== null} onOpenChange={(open) => !open && onClose()}>
       {plan ? (
@@ -48,14 +47,15 @@ export function PlanRequiredDialog({
               ))}
             </ul>
           </div>
-          <p className="mt-3 text-sm text-muted">
-            Subscriptions aren't offered on {brand.name} yet. Ask the people who run it about upgrading your
-            account.
-          </p>
           <DialogFooter>
             <DialogClose asChild>
-              <Button>Got it</Button>
+              <Button variant="outline">Got it</Button>
             </DialogClose>
+            <Button asChild>
+              <Link to="/subscribe" search={{ plan }}>
+                Upgrade to {roleTitle[plan]}
+              </Link>
+            </Button>
           </DialogFooter>
         </DialogContent>
       ) : null}

@@ -13,6 +13,8 @@ const actionNames: Record<string, string> = {
   "character.delete": "Deleted a chatbot",
   "character.edit": "Edited a chatbot",
   "review.close": "Closed a review",
+  "user.impersonate": "Viewed the site as a user",
+  "user.impersonation_stop": "Stopped viewing as a user",
 };
 
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));

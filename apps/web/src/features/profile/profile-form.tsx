@@ -1,14 +1,16 @@
 import {
   accountEndpoints,
+  benefitTitle,
   LLM_KEY_MAX,
   type LlmMode,
   type Me,
+  type Permission,
   type ProfileSettings,
   type ProfileUpdate,
   roleTitle,
 } from "@hearth/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { useBlocker } from "@tanstack/react-router";
+import { Link, useBlocker } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { errorMessage, isApiRequestError } from "../../lib/api.ts";
 import { call } from "../../lib/client.ts";
@@ -23,18 +25,14 @@ import { DeleteAccountDialog } from "../account-deletion/delete-account-dialog.t
 import { useSessionActions } from "../auth/use-session-actions.ts";
 import { useShowNsfw } from "../characters/preferences.ts";
 import { profileSettingsQuery } from "./api.ts";
+import { ProfileAvatar } from "./profile-avatar.tsx";
 
 type FieldName = "username" | "name" | "highlights" | "openai_api_key" | "form";
 const SAVED_FOR_MS = 3000;
 
-/** Non-site permissions shown as 'Your Benefits' chips. */
-const BASE_PERMISSIONS = new Set([
-  "site_access",
-  "view_chat",
-  "view_my_chat_bots",
-  "create_character",
-  "report_character",
-]);
+/** The viewer's permissions that are benefits, in words, for the 'Your Benefits' chips. */
+export const benefitsOf = (permissions: readonly Permission[]): string[] =>
+  permissions.flatMap((p) => benefitTitle[p] ?? []);
 
 /**
  * Profile settings (accounts-billing-admin §2.2): the fields, Update (only what changed), Logout,
@@ -56,6 +54,7 @@ export function ProfileForm({ me, settings }: { me: Me; settings: ProfileSetting
   const [askAdult, setAskAdult] = useState(false);
   const adultConfirmed = settings.adult_confirmed;
   const [removing, setRemoving] = useState(false);
+  const [removingKey, setRemovingKey] = useState(false);
 
   // Browsing follows the account's NSFW setting on this device too.
   useEffect(() => setLocalNsfw(settings.show_nsfw), [settings.show_nsfw, setLocalNsfw]);
@@ -122,6 +121,20 @@ export function ProfileForm({ me, settings }: { me: Me; settings: ProfileSetting
     }
   };
 
+  /** Removes the saved key at once (nothing to type, so nothing for Update to carry). */
+  const removeKey = async () => {
+    setRemovingKey(true);
+    setErrors({});
+    try {
+      await call(accountEndpoints.updateProfile, { body: { openai_api_key: null } });
+      await queryClient.invalidateQueries({ queryKey: profileSettingsQuery.queryKey });
+    } catch (caught) {
+      setErrors({ openai_api_key: errorMessage(caught) });
+    } finally {
+      setRemovingKey(false);
+    }
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save();
@@ -133,7 +146,7 @@ export function ProfileForm({ me, settings }: { me: Me; settings: ProfileSetting
     else setShowNsfw(on);
   };
 
-  const benefits = me.permissions.filter((p) => !BASE_PERMISSIONS.has(p));
+  const benefits = benefitsOf(me.permissions);
   const wide = settings.layout === "v1";
   return (
     <form onSubmit={submit} noValidate className={cn("flex flex-col gap-8", wide ? "max-w-3xl" : "max-w-md")}>
@@ -141,6 +154,9 @@ export function ProfileForm({ me, settings }: { me: Me; settings: ProfileSetting
         <h2 id="profile-heading" className="text-lg font-semibold sm:col-span-2">
           Profile
         </h2>
+        <div className="sm:col-span-2">
+          <ProfileAvatar me={me} disabled={me.is_guest} />
+        </div>
         <Field id="profile-username" label="Username" error={errors.username}>
           <Input
             {...fieldControlProps("profile-username", errors.username)}
@@ -194,13 +210,27 @@ export function ProfileForm({ me, settings }: { me: Me; settings: ProfileSetting
         ) : (
           <p className="font-medium">{me.role === "free" ? "Free" : roleTitle[me.role]}</p>
         )}
+        {me.is_guest ? null : (
+          <p>
+            {/* The portal for anyone who has (or had) a paid plan; the plans for everyone else. */}
+            {me.status === "inactive" ? (
+              <Link to="/subscribe" className="text-sm text-accent-text underline underline-offset-4">
+                See the plans
+              </Link>
+            ) : (
+              <Link to="/portal" className="text-sm text-accent-text underline underline-offset-4">
+                Manage Subscription
+              </Link>
+            )}
+          </p>
+        )}
         {benefits.length > 1 ? (
           <div className="flex flex-col gap-1">
             <h3 className="text-sm font-medium">Your Benefits</h3>
             <ul className="flex flex-wrap gap-1.5">
               {benefits.map((b) => (
                 <li key={b}>
-                  <Badge tone="accent">{b.replaceAll("_", " ")}</Badge>
+                  <Badge tone="accent">{b}</Badge>
                 </li>
               ))}
             </ul>
@@ -230,6 +260,18 @@ export function ProfileForm({ me, settings }: { me: Me; settings: ProfileSetting
             value={key}
             onChange={(e) => setKey(e.target.value)}
           />
+          {settings.openai_key.has_key ? (
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="self-start"
+              loading={removingKey}
+              onClick={() => void removeKey()}
+            >
+              Remove saved key
+            </Button>
+          ) : null}
         </Field>
         <Field id="profile-mode" label="Mode">
           <Select id="profile-mode" value={mode} onChange={(e) => setMode(e.target.value as LlmMode)}>

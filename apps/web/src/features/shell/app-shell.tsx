@@ -5,6 +5,7 @@ import { PartnerSession } from "../site/partner-session.tsx";
 import { BirthdayBanner } from "./birthday-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { GuestBanner } from "./guest-banner.tsx";
+import { ImpersonationBanner } from "./impersonation-banner.tsx";
 import { PartnerNavbar } from "./partner-navbar.tsx";
 import { SideNav } from "./side-nav.tsx";
 import { TopBar } from "./top-bar.tsx";
@@ -36,6 +37,7 @@ export function AppShell({ footer = true, children }: { footer?: boolean; childr
       >
         Skip to content
       </a>
+      <ImpersonationBanner />
       <BirthdayBanner />
       {partner ? <PartnerNavbar /> : <TopBar />}
       <PartnerSession />

@@ -9,6 +9,7 @@ import {
   House,
   type LucideIcon,
   MessagesSquare,
+  Receipt,
   Sparkles,
   SquarePen,
   Trophy,
@@ -53,6 +54,7 @@ const navSections: NavSection[] = [
       { to: "/admin/users", label: "Users", icon: Users },
       { to: "/admin/reviews", label: "Reviews", icon: ClipboardCheck, needs: "admin" },
       { to: "/admin/models", label: "Models", icon: Cpu },
+      { to: "/admin/billing", label: "Billing", icon: Receipt },
     ],
   },
 ];

@@ -59,7 +59,7 @@ export class GenerationService {
     const { db } = deps;
     const conversation = await findConversation(db, req.conversation_id);
     assertOwnsConversation(viewer, conversation);
-    const character = await chattable(db, viewer, conversation.characterId);
+    const character = await chattable(db, viewer, conversation.characterId, deps.config.edition);
     if (req.type === "image") {
       if (!viewer.permissions.includes("conversation_images")) {
         throw new HttpError(
@@ -73,9 +73,10 @@ export class GenerationService {
     if (req.action === "send" && !req.content)
       throw new HttpError(400, "invalidRequest", "content: Write something first");
     await assertMayGenerate(db, deps.config, viewer, req.action !== "autopilot");
-    // No choice on this device: the member's default model from the Settings page, else the server's.
-    const choice = req.model_id ?? (await storedDefaultModel(db, viewer.id)) ?? undefined;
-    const model = resolveModelChoice(deps.inference.registry, viewer, choice);
+    // No choice on this device (or one no longer offered): the member's default from the Settings
+    // page while it is offered to them, else the server's.
+    const memberDefault = (await storedDefaultModel(db, viewer.id)) ?? undefined;
+    const model = resolveModelChoice(deps.inference.registry, viewer, req.model_id, memberDefault);
     const allowedSettings = viewer.permissions.includes("generation_settings") ? req.settings : undefined;
     if (req.action === "send" && req.content) {
       // A model that cannot load is reported by the worker, with the message kept.

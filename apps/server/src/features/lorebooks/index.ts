@@ -1,0 +1,4 @@
+// Lorebooks (issue 14 item 5): reading a card's character_book or a world-info file, and which
+// entries a turn activates. Not yet wired into prompt building (chats/prompt.ts): see the issue.
+export { type ActivatedEntry, type Activation, activateLore, loreText } from "./activation.ts";
+export { type Lorebook, type LoreEntry, type LorePosition, readLorebook } from "./book.ts";
