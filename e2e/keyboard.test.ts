@@ -85,7 +85,20 @@ async function chooseMenuItem(page: Page, name: string) {
       await page.keyboard.press("Enter");
       return;
     }
+    // Radix moves the focus on a timer after the key, not in the keydown itself: checking before
+    // it lands and pressing again skipped an item on a busy machine. Wait for the move (none comes
+    // at the last item, hence the short cap).
+    await page.evaluate(() => document.activeElement?.setAttribute("data-before-arrow", ""));
     await page.keyboard.press("ArrowDown");
+    await page
+      .waitForFunction(() => !document.activeElement?.hasAttribute("data-before-arrow"), null, {
+        timeout: 2_000,
+      })
+      .catch(() => undefined);
+    await page.evaluate(() => {
+      for (const e of document.querySelectorAll("[data-before-arrow]"))
+        e.removeAttribute("data-before-arrow");
+    });
   }
   throw new Error(`ArrowDown never reached the menu item "${name}" (focus is on "${await focused(page)}")`);
 }
