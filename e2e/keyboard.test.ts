@@ -96,7 +96,7 @@ async function chooseMenuItem(page: Page, name: string) {
       })
       .catch(() => undefined);
     await page.evaluate(() => {
-      for (const e of document.querySelectorAll("[data-before-arrow]"))
+      for (const e of Array.from(document.querySelectorAll("[data-before-arrow]")))
         e.removeAttribute("data-before-arrow");
     });
   }
