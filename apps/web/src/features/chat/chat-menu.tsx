@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import {
   Ban,
+  Brain,
   Copy,
   Cpu,
   Eraser,
@@ -27,6 +28,8 @@ export interface ChatMenuAccess {
   personas: boolean;
   /** generation_settings, and not the partner edition (§6). */
   generationSettings: boolean;
+  /** memory_manager, and not the partner edition (§6): Manage Memories. */
+  memories: boolean;
   /** The viewer created this chatbot (§6: only the creator sees Edit Chatbot). */
   creator: boolean;
   /** Signed in and not a guest: favorites and blocks are members' (§6). */
@@ -83,8 +86,8 @@ function PersonaEntryLabel({ conversation }: { conversation: Conversation }) {
 
 /**
  * The chat menu's tool entries (§2), after Start New Chat and View Saved Chats. An entry is only
- * listed when it works for this viewer; the ones not built yet (voice, memories) are left out
- * rather than shown dead.
+ * listed when it works for this viewer; the one not built yet (voice) is left out rather than
+ * shown dead.
  */
 export function ChatMenuTools({
   conversation,
@@ -141,6 +144,12 @@ export function ChatMenuTools({
         <Cpu aria-hidden />
         Choose Model
       </DropdownMenuItem>
+      {access.memories ? (
+        <DropdownMenuItem onSelect={() => onOpen("memories")}>
+          <Brain aria-hidden />
+          Manage Memories
+        </DropdownMenuItem>
+      ) : null}
       {access.generationSettings ? (
         <DropdownMenuItem onSelect={() => onOpen("settings")}>
           <SlidersHorizontal aria-hidden />

@@ -10,6 +10,7 @@ import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
 import { UnblockFromChat } from "../blocking/unblock-from-chat.tsx";
+import { canManageMemories } from "../memories/api.ts";
 import {
   chatKeys,
   conversationQuery,
@@ -259,6 +260,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
             access={{
               personas: member && Boolean(me?.permissions.includes("personas")),
               generationSettings: canTuneGeneration(me, config),
+              memories: canManageMemories(me, config),
               creator: me?.id === character.creator_user_id,
               member,
             }}

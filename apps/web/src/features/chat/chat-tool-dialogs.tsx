@@ -1,5 +1,6 @@
 import type { Conversation } from "@hearth/contract";
 import { BlockCreatorDialog, UnblockCreatorDialog } from "../blocking/block-dialogs.tsx";
+import { MemoriesDialog } from "../memories/memories-dialog.tsx";
 import type { ChatRow } from "./chat-state.ts";
 import { CloneDialog } from "./clone-dialog.tsx";
 import { GenerationSettingsDialog } from "./generation-settings-dialog.tsx";
@@ -43,6 +44,7 @@ export function ChatToolDialogs({
       />
       <PersonaDialog conversation={conversation} {...openProps("persona")} />
       <ModelDialog userId={userId} {...openProps("model")} />
+      <MemoriesDialog conversationId={conversation.id} {...openProps("memories")} />
       <GenerationSettingsDialog userId={userId} {...openProps("settings")} />
       <BlockCreatorDialog creator={creatorOf(conversation)} {...openProps("block")} />
       <UnblockCreatorDialog creator={creatorOf(conversation)} {...openProps("unblock")} />

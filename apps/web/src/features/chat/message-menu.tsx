@@ -1,5 +1,5 @@
 import { useParams } from "@tanstack/react-router";
-import { Check, Copy, Ellipsis, Flag, ImageIcon, Pencil } from "lucide-react";
+import { Check, Copy, Ellipsis, Flag, ImageIcon, MessageCircleQuestionMark, Pencil } from "lucide-react";
 import { useRef, useState } from "react";
 import { useMe } from "../../lib/session.ts";
 import { useCopy } from "../../lib/use-copy.ts";
@@ -10,6 +10,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from "../../ui/dropdown-menu.tsx";
+import { PromptReportDialog } from "../memories/prompt-report-dialog.tsx";
 import { FlagDialog, type FlaggedMessage } from "../moderation/flag-dialog.tsx";
 
 export const iconButton =
@@ -24,11 +25,17 @@ interface MessageMenuProps {
   onEdit?: () => void;
   /** Edit image prompt, for messages that have one. */
   onEditImagePrompt?: () => void;
-  /** Report: a stored bot message of the viewer's chat (the flag names its conversation). */
+  /**
+   * A stored bot message of the viewer's own chat: Report (the flag names its conversation) and
+   * "Why this reply?" (what its prompt held; the server answers only the chat's owner).
+   */
   report?: { messageId: string; conversationId: string };
 }
 
-/** The message menu of §2: Copy (with a 2-second confirmation), Edit, and Report (the §4 flow). */
+/**
+ * The message menu of §2: Copy (with a 2-second confirmation), Edit, Report (the §4 flow), and on
+ * a bot reply "Why this reply?" (the memories, lore and cuts behind it).
+ */
 export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report }: MessageMenuProps) {
   const { copied, copy: copyText } = useCopy();
   const copy = () => copyText(text);
@@ -37,6 +44,7 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
   const { characterId } = useParams({ strict: false }) as { characterId?: string };
   const canReport = Boolean(report && characterId && me?.permissions.includes("report_character"));
   const [flagging, setFlagging] = useState<FlaggedMessage | null>(null);
+  const [explaining, setExplaining] = useState<string | null>(null);
   // An edit box takes the focus: the closing menu must not hand it back to its button.
   const keepFocus = useRef(false);
 
@@ -83,6 +91,12 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
               Edit image prompt
             </DropdownMenuItem>
           ) : null}
+          {report ? (
+            <DropdownMenuItem onSelect={() => setExplaining(report.messageId)}>
+              <MessageCircleQuestionMark aria-hidden />
+              Why this reply?
+            </DropdownMenuItem>
+          ) : null}
           {canReport && report && characterId ? (
             <DropdownMenuItem onSelect={() => setFlagging({ ...report, characterId })}>
               <Flag aria-hidden />
@@ -92,6 +106,10 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
         </DropdownMenuContent>
       </DropdownMenu>
       <FlagDialog message={flagging} onOpenChange={(open) => (open ? null : setFlagging(null))} />
+      <PromptReportDialog
+        messageId={explaining}
+        onOpenChange={(open) => (open ? null : setExplaining(null))}
+      />
       <span role="status" className={cn("text-xs text-success", copied ? "pr-1" : "sr-only")}>
         {copied ? "Copied" : ""}
       </span>

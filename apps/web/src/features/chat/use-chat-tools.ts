@@ -14,7 +14,15 @@ import type { useChat } from "./use-chat.ts";
  * the remove-messages and clone pick modes, and which of the menu's modals is open.
  */
 
-export type ToolDialog = "title" | "clone" | "settings" | "model" | "persona" | "block" | "unblock";
+export type ToolDialog =
+  | "title"
+  | "clone"
+  | "settings"
+  | "model"
+  | "persona"
+  | "block"
+  | "unblock"
+  | "memories";
 
 export interface CloneDraft {
   mode: "full" | "partial";
