@@ -44,6 +44,7 @@ import {
   resolveModelChoice,
 } from "./features/inference/index.ts";
 import { installLeaderboard } from "./features/leaderboard/index.ts";
+import { memoryRoutes } from "./features/memories/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
 import { insertAudit, installModeration, moderationHooks } from "./features/moderation/index.ts";
 import { personaRoutes } from "./features/personas/index.ts";
@@ -190,6 +191,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     cards: { parse: parseCard, export: exportCard },
   });
   await app.register(personaRoutes, { db: database.db, auth, storage, limits: config.personaLimits });
+  await app.register(memoryRoutes, { db: database.db, auth, edition: config.edition });
   await app.register(modelRoutes, { auth, db: database.db, inference });
   await app.register(adminModelRoutes, { config, auth, inference });
   const stopUpkeep = await installChat(app, {

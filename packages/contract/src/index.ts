@@ -13,6 +13,7 @@ export * from "./health.ts";
 export * from "./labels.ts";
 export * from "./leaderboard.ts";
 export * from "./macros.ts";
+export * from "./memories.ts";
 export * from "./models.ts";
 export * from "./moderation.ts";
 export * from "./openai.ts";

@@ -1,6 +1,7 @@
 import type { ModerationStatus, Visibility } from "./characters.ts";
 import type { Permission, SubscriberRole } from "./permissions.ts";
 import type { PersonaErrorType } from "./personas.ts";
+import type { PromptSection } from "./prompt.ts";
 
 // Display constants without zod, importable from "@hearth/contract/labels" so the client's first
 // page load does not pull in the schema library.
@@ -219,4 +220,21 @@ export const personaErrorMessages: Record<PersonaErrorType, string> = {
   default_persona_delete: defaultPersonaDeleteMessage,
   persona_limit_reached: "You've reached the persona limit for your plan.",
   personas_not_allowed: "Personas aren't available to your account.",
+};
+
+// --- Prompts -------------------------------------------------------------------------------
+
+/** The names of what the prompt builder cuts, for the editor's cost and "why did it say that". */
+export const promptSectionName: Record<PromptSection, string> = {
+  examples: "Example dialogue",
+  history: "Chat history",
+  description: "Personality",
+  scenario: "Scenario",
+  system_prompt: "System prompt",
+  user_persona: "The user's persona",
+  post_history: "Post-history instructions",
+  lore_before: "Lorebook (before the character)",
+  lore_after: "Lorebook (after the character)",
+  lore_depth: "Lorebook (inside the chat)",
+  memories: "Memories",
 };

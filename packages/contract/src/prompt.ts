@@ -9,6 +9,12 @@ export const promptSection = z.enum([
   "system_prompt",
   "user_persona",
   "post_history",
+  /** Lorebook entries placed before or after the character's card, or inside the history. */
+  "lore_before",
+  "lore_after",
+  "lore_depth",
+  /** The conversation's memories. */
+  "memories",
 ]);
 export type PromptSection = z.infer<typeof promptSection>;
 

@@ -9,6 +9,7 @@ import { checkoutEndpoints } from "./checkout.ts";
 import { generationEndpoints } from "./generation.ts";
 import { impersonationEndpoints } from "./impersonation.ts";
 import { leaderboardEndpoints } from "./leaderboard.ts";
+import { memoryEndpoints } from "./memories.ts";
 import { modelEndpoints } from "./models.ts";
 import { moderationEndpoints } from "./moderation.ts";
 import { openAiEndpoints } from "./openai.ts";
@@ -31,6 +32,7 @@ export {
   generationEndpoints,
   impersonationEndpoints,
   leaderboardEndpoints,
+  memoryEndpoints,
   modelEndpoints,
   moderationEndpoints,
   openAiEndpoints,
@@ -65,4 +67,5 @@ export const allEndpoints: readonly EndpointDef[] = [
   checkoutEndpoints,
   saleEndpoints,
   pledgeEndpoints,
+  memoryEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

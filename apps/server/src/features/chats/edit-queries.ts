@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { copyMemories } from "../memories/index.ts";
 import { lastMessage, summaryOf, writeReply } from "./queries.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
 
@@ -84,14 +85,23 @@ export async function cloneConversation(
       })
       .returning();
     const upTo = opts.upToSeq === null ? sql`true` : lte(messages.seq, opts.upToSeq);
-    await tx.execute(sql`
-      insert into messages (id, conversation_id, role, content, alternatives, alternative_index, state, image_url, image_prompt, rating, created_at, updated_at)
-      select gen_random_uuid()::text, ${id}, role, content, alternatives, alternative_index,
-             case when state = 'streaming' then 'interrupted' else state end,
-             image_url, image_prompt, rating, created_at, ${now}
-      from messages
-      where conversation_id = ${source.id} and ${upTo}
-      order by seq`);
+    const copied = await tx.execute<{ old_id: string; new_id: string }>(sql`
+      with source as (
+        select *, gen_random_uuid()::text as new_id from messages
+        where conversation_id = ${source.id} and ${upTo}
+      ), inserted as (
+        insert into messages (id, conversation_id, role, content, alternatives, alternative_index, state, image_url, image_prompt, rating, created_at, updated_at)
+        select new_id, ${id}, role, content, alternatives, alternative_index,
+               case when state = 'streaming' then 'interrupted' else state end,
+               image_url, image_prompt, rating, created_at, ${now}
+        from source
+        order by seq
+        returning id
+      )
+      select id as old_id, new_id from source`);
+    // The clone keeps the memories whose messages it keeps (manual ones always).
+    const messageIdMap = new Map(copied.rows.map((r) => [r.old_id, r.new_id]));
+    await copyMemories(tx as unknown as Db, source.id, id, messageIdMap);
     const [counted] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(messages)

@@ -37,6 +37,7 @@ export async function installChat(
           db,
           bus,
           inference: deps.inference,
+          edition: deps.config.edition,
           logFailure: (context, what) => app.log.error(context, what),
           onReplyStored: (characterId) => countCharacterMessage(db, characterId),
           backendFor: memberBackend,

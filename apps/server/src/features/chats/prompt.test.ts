@@ -296,3 +296,68 @@ describe("trimming helpers", () => {
     expect(shareBudget([{ need: 5, weight: 1 }], 100)).toEqual([5]);
   });
 });
+
+describe("buildPrompt with lore and memories", () => {
+  const context = {
+    loreBefore: "The harbor of {{char}}'s town is frozen.",
+    loreAfter: "Tomas keeps the lighthouse.",
+    loreAtDepth: [
+      { depth: 2, content: "It is snowing." },
+      { depth: 0, content: "A bell rings somewhere." },
+    ],
+    memories: ["{{user}} is a cartographer.", "{{user}} owes {{char}} three coins."],
+  };
+
+  it("puts lore around the card, memories after it, and depth lore inside the history", () => {
+    const p = buildPrompt(input({ context }));
+    const system = p.messages[0]?.content ?? "";
+    const order = [
+      "The harbor of Mira's town is frozen.",
+      "You are Mira.",
+      "Tomas keeps the lighthouse.",
+      "What Mira remembers of this conversation:\n- Sam is a cartographer.\n- Sam owes Mira three coins.",
+    ].map((text) => system.indexOf(text));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const contents = p.messages.map((m) => m.content);
+    // Depth 0 follows the newest message; depth 2 sits two messages before the end.
+    expect(contents.at(-1)).toBe("A bell rings somewhere.");
+    expect(contents.slice(-5, -1)).toEqual([
+      "message number 2 with some words",
+      "It is snowing.",
+      "message number 3 with some words",
+      "message number 4 with some words",
+    ]);
+    expect(p.memoriesKept).toBe(2);
+    expect(p.historyMessages).toBe(5);
+    expect(p.trims).toEqual([]);
+  });
+
+  it("continue: depth lore never comes after the reply being extended", () => {
+    const p = buildPrompt(
+      input({ mode: "continue", context: { ...context, loreAtDepth: [{ depth: 0, content: "Bell." }] } }),
+    );
+    expect(p.messages.at(-1)?.content).toBe("message number 4 with some words");
+    expect(p.messages.at(-2)?.content).toBe("Bell.");
+  });
+
+  it("cuts memories from the last when the window is tight, and drops depth lore over its share", () => {
+    const many = Array.from({ length: 40 }, (_, i) => `Memory ${i} about the old harbor and its many ships.`);
+    const bigDepth = [{ depth: 1, content: "word ".repeat(60) }];
+    const p = buildPrompt(
+      input({
+        contextTokens: 400,
+        replyTokens: 100,
+        history: history(3),
+        context: { loreBefore: "", loreAfter: "", loreAtDepth: bigDepth, memories: many },
+      }),
+    );
+    expect(p.promptTokens + 100).toBeLessThanOrEqual(400);
+    expect(p.memoriesKept).toBeGreaterThan(0);
+    expect(p.memoriesKept).toBeLessThan(40);
+    expect(p.messages[0]?.content).toContain("- Memory 0 about");
+    expect(p.trims.map((t) => t.section)).toEqual(expect.arrayContaining(["memories", "lore_depth"]));
+    expect(p.trims.find((t) => t.section === "lore_depth")).toMatchObject({ kept_tokens: 0 });
+    expect(p.messages.some((m) => m.content.startsWith("word word"))).toBe(false);
+  });
+});

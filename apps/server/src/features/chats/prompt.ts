@@ -6,15 +6,17 @@ import { type CountTokens, cutDialogueLines, cutToTokens, shareBudget } from "./
  * Prompt building: a pure function from a character, the user's persona and the history to the
  * turns the model sees, always within the model's window (prompt plus the reply's reserve).
  *
- * Turn order: the system turn (the creator's system prompt, then the card: who the character is,
- * the scenario, who the user is), example dialogues, the history (the greeting is its first
- * message), post-history instructions.
+ * Turn order: the system turn (the creator's system prompt, lore placed before the character, then
+ * the card: who the character is, the scenario, who the user is; lore placed after the character,
+ * then the conversation's memories), example dialogues, the history (the greeting is its first
+ * message) with lore placed at a depth inside it, post-history instructions.
  *
  * Budget priority, from what is given up first to what always stays:
  * 1. example dialogues (cut to whole exchanges, included only when history and definition are whole);
  * 2. older history, oldest first, but history keeps at least HISTORY_SHARE of the budget;
  * 3. definition text (description, scenario, system prompt, user persona, post-history
- *    instructions), cut on sentence boundaries to weighted shares of what is left;
+ *    instructions, lore, memories), cut on sentence boundaries to weighted shares of what is left;
+ * lore at a depth takes at most DEPTH_LORE_SHARE of the budget, whole entries in order.
  * never: the character's name, the description's first sentence, and the newest message.
  * Every cut is recorded (`trims`). Only a newest message that alone does not fit is refused.
  */
@@ -41,6 +43,17 @@ export interface HistoryMessage {
 
 export type PromptMode = "reply" | "continue" | "autopilot";
 
+/** What the lorebooks and the conversation's memories add to this turn's prompt. */
+export interface PromptContext {
+  /** Lorebook text placed before and after the character's card. */
+  loreBefore: string;
+  loreAfter: string;
+  /** Lorebook entries inside the history, `depth` messages before its end (0: after the newest). */
+  loreAtDepth: { depth: number; content: string }[];
+  /** Memory lines, the most important first (pinned ones lead). */
+  memories: string[];
+}
+
 export interface PromptInput {
   character: PromptCharacter;
   persona: PromptPersona;
@@ -53,6 +66,8 @@ export interface PromptInput {
   replyTokens: number;
   /** Counts tokens as the model will (exact for the embedded engine, an estimate otherwise). */
   countTokens: CountTokens;
+  /** Lore and memories, already chosen within their own budgets; none when absent. */
+  context?: PromptContext;
 }
 
 export interface BuiltPrompt {
@@ -60,6 +75,10 @@ export interface BuiltPrompt {
   /** Id of the oldest history message sent when older ones were left out; null when none was. */
   contextStartMessageId: string | null;
   includedExamples: boolean;
+  /** How many of the context's memories (from the first) the model saw. */
+  memoriesKept: number;
+  /** History messages the model saw, the newest included. */
+  historyMessages: number;
   promptTokens: number;
   /** Sections that were cut to fit, with what was kept. */
   trims: PromptTrim[];
@@ -81,6 +100,8 @@ export class PromptTooLongError extends Error {
 export const TURN_OVERHEAD_TOKENS = 8;
 /** History is cut before definitions, but keeps at least this share of the budget for itself. */
 const HISTORY_SHARE = 0.4;
+/** Lore placed inside the history takes at most this share of the budget. */
+const DEPTH_LORE_SHARE = 0.15;
 /** How the definition's budget is shared when it must be cut. */
 const DEFINITION_WEIGHTS: Record<DefinitionSection, number> = {
   description: 6,
@@ -88,9 +109,12 @@ const DEFINITION_WEIGHTS: Record<DefinitionSection, number> = {
   system_prompt: 2,
   user_persona: 1,
   post_history: 1,
+  lore_before: 2,
+  lore_after: 2,
+  memories: 2,
 };
 
-type DefinitionSection = Exclude<PromptSection, "examples" | "history">;
+type DefinitionSection = Exclude<PromptSection, "examples" | "history" | "lore_depth">;
 type Definition = Record<DefinitionSection, string>;
 
 // The one macro rule, shared with the client (greetings on profiles).
@@ -100,7 +124,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const { character, persona, mode, countTokens: count } = input;
   const fill = (text: string) => resolveMacros(text, character.name, persona.name).trim();
   const cost = (turn: ChatTurn | null) => (turn ? count(turn.content) + TURN_OVERHEAD_TOKENS : 0);
-  const available = input.contextTokens - input.replyTokens;
+  const whole = input.contextTokens - input.replyTokens;
 
   const full: Definition = {
     system_prompt: fill(character.systemPrompt),
@@ -108,6 +132,9 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     scenario: fill(character.scenario),
     user_persona: fill(persona.description),
     post_history: fill(character.postHistoryInstructions),
+    lore_before: fill(input.context?.loreBefore ?? ""),
+    lore_after: fill(input.context?.loreAfter ?? ""),
+    memories: (input.context?.memories ?? []).map((m) => `- ${fill(m)}`).join("\n"),
   };
   const render = (d: Definition) => renderDefinition(d, character.name, persona.name, mode);
   const definitionCost = (d: Definition) => {
@@ -129,17 +156,31 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const firstSentence = full.description.split(/(?<=[.!?…])\s|\n/)[0] ?? "";
   const core: Definition = {
     ...emptyDefinition(),
-    description: cutToTokens(firstSentence, Math.max(1, Math.floor(available / 4)), count),
+    description: cutToTokens(firstSentence, Math.max(1, Math.floor(whole / 4)), count),
   };
   const coreCost = definitionCost(core);
-  if (newest && coreCost + newestCost > available) {
+  if (newest && coreCost + newestCost > whole) {
     const last = input.history.at(-1) as HistoryMessage;
     throw new PromptTooLongError(
       last.role,
       count(newest.content),
-      Math.max(0, available - coreCost - TURN_OVERHEAD_TOKENS),
+      Math.max(0, whole - coreCost - TURN_OVERHEAD_TOKENS),
     );
   }
+
+  // Lore at a depth: whole entries in order while they fit their share (and beside the core).
+  const depthRoom = Math.min(Math.floor(whole * DEPTH_LORE_SHARE), whole - coreCost - newestCost);
+  const depthTurns: { depth: number; turn: ChatTurn }[] = [];
+  let depthCost = 0;
+  let depthFull = 0;
+  for (const entry of input.context?.loreAtDepth ?? []) {
+    const turn: ChatTurn = { role: "system", content: fill(entry.content) };
+    depthFull += cost(turn);
+    if (depthCost + cost(turn) > depthRoom) continue;
+    depthCost += cost(turn);
+    depthTurns.push({ depth: entry.depth, turn });
+  }
+  const available = input.contextTokens - input.replyTokens - depthCost;
 
   const olderCosts = older.map(cost);
   const olderTotal = olderCosts.reduce((a, b) => a + b, 0);
@@ -173,7 +214,15 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     ? { role: "system", content: `${examplesHeader}${examplesText}` }
     : null;
 
-  const messages: ChatTurn[] = [turns.system, ...(examples ? [examples] : []), ...history.slice(start)];
+  const shown = history.slice(start);
+  // Deepest first, so each later insert still counts its depth from the end; never after a reply
+  // being continued, which must stay the last turn.
+  const minDepth = mode === "continue" ? 1 : 0;
+  for (const { depth, turn } of [...depthTurns].sort((a, b) => b.depth - a.depth)) {
+    const d = Math.max(minDepth, Math.min(depth, shown.length));
+    shown.splice(shown.length - d, 0, turn);
+  }
+  const messages: ChatTurn[] = [turns.system, ...(examples ? [examples] : []), ...shown];
   if (turns.post) {
     // Instructions go after the history but before a reply being continued, so the model
     // still sees that reply as the last turn and extends it.
@@ -193,11 +242,15 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   }
   for (const section of Object.keys(full) as DefinitionSection[])
     record(section, kept[section], full[section]);
+  if (depthCost < depthFull)
+    trims.push({ section: "lore_depth", kept_tokens: depthCost, full_tokens: depthFull });
 
   return {
     messages,
     contextStartMessageId: start > 0 ? (input.history[start]?.id ?? null) : null,
     includedExamples: examples !== null,
+    memoriesKept: kept.memories ? kept.memories.split("\n").length : 0,
+    historyMessages: history.length - start,
     promptTokens: messages.reduce((sum, t) => sum + cost(t), 0),
     trims,
   };
@@ -222,7 +275,16 @@ export function buildPromptWithin(
 }
 
 function emptyDefinition(): Definition {
-  return { system_prompt: "", description: "", scenario: "", user_persona: "", post_history: "" };
+  return {
+    system_prompt: "",
+    description: "",
+    scenario: "",
+    user_persona: "",
+    post_history: "",
+    lore_before: "",
+    lore_after: "",
+    memories: "",
+  };
 }
 
 /**
@@ -270,8 +332,8 @@ function renderDefinition(
   const card = [`You are ${charName}.${d.description ? ` ${d.description}` : ""}`];
   if (d.scenario) card.push(`Scenario: ${d.scenario}`);
   card.push(`You are talking with ${userName}.${d.user_persona ? ` ${d.user_persona}` : ""}`);
-  const parts = [card.join("\n")];
-  if (d.system_prompt) parts.unshift(d.system_prompt);
+  const parts = [d.system_prompt, d.lore_before, card.join("\n"), d.lore_after].filter(Boolean);
+  if (d.memories) parts.push(`What ${charName} remembers of this conversation:\n${d.memories}`);
   if (mode === "autopilot") {
     parts.push(
       `Now write ${userName}'s next message to ${charName}, in ${userName}'s voice. Only that message.`,

@@ -1,4 +1,4 @@
-import type { PromptTrim } from "@hearth/contract";
+import type { PromptReport, PromptTrim } from "@hearth/contract";
 import { sql } from "drizzle-orm";
 import {
   bigserial,
@@ -100,6 +100,8 @@ export const generations = pgTable(
     errorCode: text("error_code"),
     /** What the prompt builder cut to fit the model's window (null: nothing, or not built yet). */
     promptTrims: jsonb("prompt_trims").$type<PromptTrim[]>(),
+    /** What the prompt held (memories, lore, history), for "why did it say that" (null: not recorded). */
+    promptReport: jsonb("prompt_report").$type<StoredPromptReport>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Refreshed by the worker; a running generation whose heartbeat stops was cut off by a crash. */
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
@@ -120,6 +122,9 @@ export const dailyUsage = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+/** The report as stored: the message id and time come from the generation row. */
+export type StoredPromptReport = Omit<PromptReport, "message_id" | "generated_at" | "model_id">;
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

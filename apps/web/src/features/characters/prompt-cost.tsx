@@ -1,25 +1,10 @@
-import {
-  characterEndpoints,
-  type PromptCost,
-  type PromptCostRequest,
-  type PromptSection,
-} from "@hearth/contract";
+import { characterEndpoints, type PromptCost, type PromptCostRequest } from "@hearth/contract";
+import { promptSectionName } from "@hearth/contract/labels";
 import { useQuery } from "@tanstack/react-query";
 import { Gauge } from "lucide-react";
 import { useEffect, useState } from "react";
 import { call } from "../../lib/client.ts";
 import { cn } from "../../ui/cn.ts";
-
-/** The editor's names for what the prompt builder cuts. */
-const sectionName: Record<PromptSection, string> = {
-  examples: "Example dialogue",
-  history: "Chat history",
-  description: "Personality",
-  scenario: "Scenario",
-  system_prompt: "System prompt",
-  user_persona: "The user's persona",
-  post_history: "Post-history instructions",
-};
 
 const n = (value: number) => value.toLocaleString("en-US");
 
@@ -86,7 +71,7 @@ export function PromptCostSummary({ cost, className }: { cost: PromptCost; class
           <ul className="list-disc pl-5">
             {cost.trims.map((trim) => (
               <li key={trim.section}>
-                {sectionName[trim.section]}:{" "}
+                {promptSectionName[trim.section]}:{" "}
                 {trim.kept_tokens === 0
                   ? `all ${n(trim.full_tokens)} tokens`
                   : `${n(trim.full_tokens - trim.kept_tokens)} of ${n(trim.full_tokens)} tokens (cut at a sentence)`}

@@ -1,7 +1,14 @@
 import type { PromptTrim } from "@hearth/contract";
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { conversations, dailyUsage, type GenerationRow, generations, messages } from "../schema.ts";
+import {
+  conversations,
+  dailyUsage,
+  type GenerationRow,
+  generations,
+  messages,
+  type StoredPromptReport,
+} from "../schema.ts";
 
 export async function createGeneration(
   db: Db,
@@ -59,8 +66,17 @@ export async function heartbeat(db: Db, id: string): Promise<void> {
 }
 
 /** Keeps what the prompt builder cut, so a short or odd reply can be explained later. */
-export async function recordPromptTrims(db: Db, id: string, trims: PromptTrim[]): Promise<void> {
-  await db.update(generations).set({ promptTrims: trims }).where(eq(generations.id, id));
+/** What the prompt cut to fit, and what it held (for "why did it say that"). */
+export async function recordPrompt(
+  db: Db,
+  id: string,
+  trims: PromptTrim[],
+  report: StoredPromptReport,
+): Promise<void> {
+  await db
+    .update(generations)
+    .set({ promptTrims: trims.length > 0 ? trims : null, promptReport: report })
+    .where(eq(generations.id, id));
 }
 
 export async function finishGeneration(
@@ -126,4 +142,33 @@ export async function countMessageSent(db: Db, userId: string): Promise<void> {
       target: [dailyUsage.userId, dailyUsage.day],
       set: { messages: sql`${dailyUsage.messages} + 1` },
     });
+}
+
+/**
+ * The newest recorded prompt of a bot message, when the message lies in this user's conversation
+ * (another user's message answers like one with no prompt).
+ */
+export async function latestPromptOf(
+  db: Db,
+  userId: string,
+  messageId: string,
+): Promise<(Pick<GenerationRow, "createdAt" | "modelId"> & { report: StoredPromptReport }) | null> {
+  const [row] = await db
+    .select({
+      createdAt: generations.createdAt,
+      modelId: generations.modelId,
+      report: generations.promptReport,
+    })
+    .from(generations)
+    .innerJoin(conversations, eq(conversations.id, generations.conversationId))
+    .where(
+      and(
+        eq(generations.messageId, messageId),
+        eq(conversations.userId, userId),
+        isNotNull(generations.promptReport),
+      ),
+    )
+    .orderBy(desc(generations.createdAt))
+    .limit(1);
+  return row?.report ? { createdAt: row.createdAt, modelId: row.modelId, report: row.report } : null;
 }

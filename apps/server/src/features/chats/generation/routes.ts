@@ -1,12 +1,13 @@
-import { generationEndpoints, generationEventId } from "@hearth/contract";
+import { generationEndpoints, generationEventId, memoryEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
+import { notFound } from "../../../http/errors.ts";
 import { route } from "../../../http/route.ts";
 import { parse } from "../../../http/validate.ts";
-import { type Auth, requireViewer } from "../../accounts/index.ts";
+import { type Auth, assertPermission, requireViewer } from "../../accounts/index.ts";
 import { assertOwnsConversation } from "../policy.ts";
 import { findConversation } from "../queries.ts";
 import { estimatedWaitSeconds } from "./estimate.ts";
-import { findGeneration } from "./queries.ts";
+import { findGeneration, latestPromptOf } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
 import { GENERATE_JOB, type GenerationDeps, GenerationService } from "./service.ts";
 import { openEventStream, pipeGeneration } from "./sse.ts";
@@ -67,5 +68,19 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     assertOwnsConversation(viewer, generation ? await findConversation(db, generation.conversationId) : null);
     if (generation && !FINAL.has(generation.status))
       await bus.append(controlStream(generation.id), { type: "stop" });
+  });
+
+  /** "Why did it say that": what the prompt behind a bot message held, for the chat's owner. */
+  route(app, memoryEndpoints.prompt, async ({ req, params }) => {
+    const viewer = await requireViewer(auth, req);
+    assertPermission(viewer, "view_chat");
+    const found = await latestPromptOf(db, viewer.id, params.id);
+    if (!found) throw notFound("No prompt was recorded for this message.");
+    return {
+      ...found.report,
+      message_id: params.id,
+      generated_at: found.createdAt.toISOString(),
+      model_id: found.modelId,
+    };
   });
 }

@@ -1,4 +1,5 @@
 import type { ErrorCode, GenerationEvent } from "@hearth/contract";
+import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import { describeError } from "../../../lib/describe-error.ts";
 import type { EventBus } from "../../../ports/bus.ts";
@@ -21,12 +22,13 @@ import {
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { recordGenerationTime } from "./estimate.ts";
+import { gatherPromptContext } from "./prompt-context.ts";
 import {
   findGeneration,
   finishGeneration,
   heartbeat,
   markRunning,
-  recordPromptTrims,
+  recordPrompt,
   releaseConversation,
 } from "./queries.ts";
 import { controlStream, eventStream } from "./streams.ts";
@@ -35,6 +37,8 @@ export interface WorkerDeps {
   db: Db;
   bus: EventBus;
   inference: InferenceService;
+  /** The partner edition leaves memories out of prompts. */
+  edition: Config["edition"];
   /** Where failures the worker survives are reported (ids and causes only, never text). */
   logFailure: (
     context: { generationId: string; conversationId?: string; cause: string },
@@ -108,19 +112,40 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       .map((m) => ({ id: m.id, role: m.role, content: m.content }));
     const continued = mode === "continue" && target ? target.content : "";
 
+    const gathered = await gatherPromptContext(db, deps.edition, {
+      conversationId: conversation.id,
+      character,
+      permissions: viewer.permissions,
+      history,
+      promptTokens: budget - sampling.maxTokens,
+      countTokens,
+    });
+    const persona = await resolvePersonaForPrompt(db, viewer.id, conversation.userPersonaId);
     const prompt = buildPromptWithin(
       {
         character: promptCharacter(character),
-        persona: await resolvePersonaForPrompt(db, viewer.id, conversation.userPersonaId),
+        persona,
         history,
         mode,
         contextTokens: budget,
         replyTokens: sampling.maxTokens,
         countTokens,
+        context: gathered.context,
       },
       (turns) => backend.countPromptTokens(turns),
     );
-    if (prompt.trims.length > 0) await recordPromptTrims(db, generationId, prompt.trims);
+    // Messages before the cut point that the prompt left out (older ones were never read).
+    const before = conversation.messageCount - (recent.length - upTo);
+    await recordPrompt(db, generationId, prompt.trims, {
+      persona_name: persona.name,
+      memories: gathered.memories.slice(0, prompt.memoriesKept),
+      lore: gathered.lore.map((e) => ({ id: e.id, name: e.name, position: e.position, reason: e.reason })),
+      history_messages: prompt.historyMessages,
+      history_left_out: Math.max(0, before - prompt.historyMessages),
+      prompt_tokens: prompt.promptTokens,
+      context_tokens: budget,
+      trims: prompt.trims,
+    });
 
     let nextFlushAt = 0;
     let unsent = "";

@@ -1,0 +1,65 @@
+import type { Config } from "../../../config.ts";
+import type { Db } from "../../../db/client.ts";
+import type { CharacterRow } from "../../characters/index.ts";
+import { type ActivatedEntry, activateLore, loreText, readLorebook } from "../../lorebooks/index.ts";
+import { type RecalledMemory, recallMemories } from "../../memories/index.ts";
+import type { HistoryMessage, PromptContext } from "../prompt.ts";
+
+/** Lore takes at most this share of what the prompt may use (the book's own budget may be lower). */
+const LORE_SHARE = 0.25;
+/** The newest messages whose words decide which memories are relevant. */
+const RECALL_TURNS = 4;
+
+export interface GatheredContext {
+  context: PromptContext;
+  memories: RecalledMemory[];
+  lore: ActivatedEntry[];
+}
+
+/**
+ * What the character's lorebook and the conversation's memories add to this turn: lore entries
+ * the newest messages activate (only the book's scan depth is read, so a long chat costs what a
+ * short one does), and memories recalled within the tier's budget.
+ */
+export async function gatherPromptContext(
+  db: Db,
+  edition: Config["edition"],
+  input: {
+    conversationId: string;
+    character: Pick<CharacterRow, "characterBook">;
+    permissions: readonly string[];
+    history: HistoryMessage[];
+    /** Tokens the prompt may use (window less the reply's reserve). */
+    promptTokens: number;
+    countTokens: (text: string) => number;
+  },
+): Promise<GatheredContext> {
+  const texts = input.history.map((m) => m.content);
+  const book = readLorebook(input.character.characterBook);
+  const activation = book
+    ? activateLore(book, texts, {
+        countTokens: input.countTokens,
+        maxTokens: Math.floor(input.promptTokens * LORE_SHARE),
+      })
+    : { entries: [], tokens: 0, overBudget: [] };
+  const memories = await recallMemories(db, {
+    conversationId: input.conversationId,
+    permissions: input.permissions,
+    edition,
+    text: texts.slice(-RECALL_TURNS).join("\n"),
+    promptTokens: input.promptTokens,
+    countTokens: input.countTokens,
+  });
+  return {
+    context: {
+      loreBefore: loreText(activation, "before_char"),
+      loreAfter: loreText(activation, "after_char"),
+      loreAtDepth: activation.entries
+        .filter((e) => e.position === "at_depth")
+        .map((e) => ({ depth: e.depth, content: e.content })),
+      memories: memories.map((m) => m.content),
+    },
+    memories,
+    lore: activation.entries,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { memoryBudgetTokens } from "./policy.ts";
+import { rankMemories } from "./queries.ts";
+
+export interface RecalledMemory {
+  id: string;
+  content: string;
+  pinned: boolean;
+}
+
+export interface RecallRequest {
+  conversationId: string;
+  permissions: readonly string[];
+  edition: Config["edition"];
+  /** The latest turns, which relevance is measured against. */
+  text: string;
+  /** Tokens the whole prompt may use (window less the reply's reserve). */
+  promptTokens: number;
+  countTokens: (text: string) => number;
+}
+
+/** Tokens each memory line costs beyond its text (the "- " and the line break). */
+const LINE_OVERHEAD = 2;
+
+/**
+ * The memories for the next reply, within the tier's memory budget: pinned ones first (they
+ * always enter, cut by the prompt builder only when the window is tiny), then the most relevant
+ * of the rest until the budget is full.
+ */
+export async function recallMemories(db: Db, request: RecallRequest): Promise<RecalledMemory[]> {
+  const budget = memoryBudgetTokens(request.permissions, request.edition, request.promptTokens);
+  if (budget <= 0) return [];
+  const ranked = await rankMemories(db, request.conversationId, request.text);
+  const chosen: RecalledMemory[] = [];
+  let used = 0;
+  for (const m of ranked) {
+    const cost = request.countTokens(m.content) + LINE_OVERHEAD;
+    if (!m.pinned && used + cost > budget) continue;
+    used += cost;
+    chosen.push({ id: m.id, content: m.content, pinned: m.pinned });
+  }
+  return chosen;
+}
