@@ -169,6 +169,12 @@ export function MemoriesDialog({
           title="Manage Memories"
           description={`What the character keeps from this chat, ${MEMORY_CONTENT_MAX} characters each. Pinned memories always reach the character; the others are used when they are relevant to what you are talking about.`}
           className="sm:max-w-xl"
+          onEscapeKeyDown={(event) => {
+            // Escape in an edit or a delete confirmation cancels that, not the whole dialog.
+            if (event.target instanceof Element && event.target.closest("[data-escape-local]")) {
+              event.preventDefault();
+            }
+          }}
         >
           <SavedMemories conversationId={conversationId} />
           <DialogFooter>

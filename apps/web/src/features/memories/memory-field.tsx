@@ -82,7 +82,10 @@ export function MemoryField({
       />
       {over ? (
         <p id={`${id}-over`} className="text-sm text-danger">
-          {value.length - MEMORY_CONTENT_MAX} characters over the limit of {MEMORY_CONTENT_MAX}.
+          {value.length - MEMORY_CONTENT_MAX === 1
+            ? "1 character"
+            : `${value.length - MEMORY_CONTENT_MAX} characters`}{" "}
+          over the limit of {MEMORY_CONTENT_MAX}.
         </p>
       ) : null}
       {error ? (

@@ -107,6 +107,7 @@ export function MemoryItem({ memory, onGone }: { memory: Memory; onGone: () => v
       {mode === "edit" ? (
         <form
           className="flex flex-col gap-2"
+          data-escape-local
           onSubmit={(event) => {
             event.preventDefault();
             void save();
@@ -174,7 +175,17 @@ export function MemoryItem({ memory, onGone }: { memory: Memory; onGone: () => v
               </Badge>
             ) : null}
             {mode === "confirm-delete" ? (
-              <span className="ml-auto flex flex-wrap items-center justify-end gap-2" data-delete-confirm>
+              // biome-ignore lint/a11y/noStaticElementInteractions: Escape from either button means Keep
+              <span
+                className="ml-auto flex flex-wrap items-center justify-end gap-2"
+                data-delete-confirm
+                data-escape-local
+                onKeyDown={(event) => {
+                  if (event.key !== "Escape" || busy === "delete") return;
+                  event.preventDefault();
+                  switchTo("view", "edit-button");
+                }}
+              >
                 <span className="text-sm font-medium">Delete this memory?</span>
                 <Button
                   ref={keepButton}
