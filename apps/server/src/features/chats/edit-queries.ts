@@ -1,12 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { copyMemories } from "../memories/index.ts";
+import { copyMemories, forgetMemoriesOf } from "../memories/index.ts";
 import { lastMessage, summaryOf, writeReply } from "./queries.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
 
 /** Replaces the text of a message's selected alternative; an edited reply counts as complete. */
-export function editMessageText(db: Db, messageId: string, content: string): Promise<MessageRow | null> {
+export async function editMessageText(
+  db: Db,
+  messageId: string,
+  content: string,
+): Promise<MessageRow | null> {
+  await forgetMemoriesOf(db, [messageId]);
   return writeReply(db, messageId, content, "complete");
 }
 
@@ -53,6 +58,10 @@ export async function removeMessagesFrom(
       .delete(messages)
       .where(and(eq(messages.conversationId, from.conversationId), gte(messages.seq, from.seq)))
       .returning({ id: messages.id });
+    await forgetMemoriesOf(
+      tx as unknown as Db,
+      gone.map((m) => m.id),
+    );
     const conversation = await refreshSummary(tx as unknown as Db, from.conversationId, gone.length);
     return { removed: gone.length, conversation };
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { forgetMemoriesOf } from "../memories/index.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
 
 const PREVIEW_CHARS = 200;
@@ -240,6 +241,8 @@ export async function appendMessage(
 
 /** Adds an empty alternative to a bot message and selects it (regenerate). */
 export async function addAlternative(db: Db, messageId: string): Promise<MessageRow | null> {
+  // What the old alternative led the model to remember goes with it.
+  await forgetMemoriesOf(db, [messageId]);
   const [row] = await db
     .update(messages)
     .set({
@@ -287,6 +290,8 @@ export async function selectAlternative(
   messageId: string,
   index: number,
 ): Promise<MessageRow | null> {
+  // Alternatives that are not selected never feed memory.
+  await forgetMemoriesOf(db, [messageId]);
   const [row] = await db
     .update(messages)
     .set({

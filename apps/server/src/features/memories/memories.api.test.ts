@@ -36,10 +36,12 @@ describe.each(drivers)("memories on %s", (driver) => {
   let h: TestHearth;
   let a: ReturnType<typeof api>;
   let owner: Person;
+  let base: string;
 
   beforeAll(async () => {
     h = await startTestHearth({ driver, env: { LLM_MODEL: TEST_MODEL_PATH, LLM_THREADS: "1" } });
     a = api(h);
+    base = await h.listen();
     owner = await personAs(h, "minimal", "Sam");
   });
   afterAll(async () => {
@@ -233,7 +235,6 @@ describe.each(drivers)("memories on %s", (driver) => {
   });
 
   it("puts pinned and relevant memories and the activated lore in the reply's prompt, and reports them to the writer only", async () => {
-    const base = await h.listen();
     // Premium, so the reply's length can be set (the shortest allowed keeps the test quick).
     const writer = await personAs(h, "premium", "Sam");
     const chat = await newChat(writer);
@@ -284,5 +285,72 @@ describe.each(drivers)("memories on %s", (driver) => {
     // No keyword at all: recency alone, newest first.
     const plain = await rankMemories(h.database.db, chat, "... !!");
     expect(plain[1]?.content).toBe("Sam counted 29 gulls on the pier.");
+  });
+
+  describe("automatic memories follow their messages", () => {
+    /** A chat whose greeting has an automatic memory, and a manual memory beside it. */
+    const chatWithAutoMemory = async (who: Person) => {
+      const chat = await newChat(who);
+      const greeting = (await a.get(`/api/conversations/${chat}/messages`, who)).json<MessagePage>()
+        .messages[0] as MessagePage["messages"][number];
+      await insertMemory(h.database.db, {
+        conversationId: chat,
+        content: "Mira greeted Sam with a map in hand.",
+        pinned: true,
+        source: "auto",
+        messageIds: [greeting.id],
+      });
+      await add(who, chat, "Sam prefers tea.");
+      const contents = async () => (await listMemories(h.database.db, chat)).map((m) => m.content);
+      expect(await contents()).toHaveLength(2);
+      return { chat, greeting, contents };
+    };
+
+    it("an edit of the message drops them; the user's own memories stay", async () => {
+      const { greeting, contents } = await chatWithAutoMemory(owner);
+      const res = await a.patch(`/api/messages/${greeting.id}`, { content: "*waves* Hello." }, owner);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await contents()).toEqual(["Sam prefers tea."]);
+    });
+
+    it("removing the message (and what follows) drops them", async () => {
+      const { chat, greeting, contents } = await chatWithAutoMemory(owner);
+      const res = await a.delete(`/api/conversations/${chat}/messages?from=${greeting.id}`, owner);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await contents()).toEqual(["Sam prefers tea."]);
+    });
+
+    it("showing another alternative drops them: alternatives not selected never feed memory", async () => {
+      const { greeting, contents } = await chatWithAutoMemory(owner);
+      expect(greeting.alternative_count).toBeGreaterThan(1);
+      const res = await a.put(`/api/messages/${greeting.id}/alternative`, { alternative_index: 1 }, owner);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await contents()).toEqual(["Sam prefers tea."]);
+    });
+
+    it("a regenerate replaces what the old alternative produced", async () => {
+      const writer = await personAs(h, "premium", "Sam");
+      const { chat, greeting, contents } = await chatWithAutoMemory(writer);
+      const res = await fetch(`${base}/api/generate`, {
+        method: "POST",
+        headers: { cookie: writer.cookie as string, "content-type": "application/json" },
+        body: JSON.stringify({
+          type: "text",
+          conversation_id: chat,
+          action: "regenerate",
+          message_id: greeting.id,
+          settings: { max_new_tokens: 180, temperature: 0, top_k: 1 },
+        }),
+      });
+      expect(res.status, res.status === 200 ? "" : await res.clone().text()).toBe(200);
+      await readSse(res);
+      expect(await contents()).toEqual(["Sam prefers tea."]);
+    });
+
+    it("deleting the conversation deletes its memories", async () => {
+      const { chat } = await chatWithAutoMemory(owner);
+      expect((await a.delete(`/api/conversations/${chat}`, owner)).statusCode).toBe(204);
+      expect(await listMemories(h.database.db, chat)).toEqual([]);
+    });
   });
 });

@@ -168,3 +168,29 @@ export async function copyMemories(
   );
   return kept.length;
 }
+
+/**
+ * Memories follow their messages: automatic memories written from any of these messages are
+ * dropped when one is edited, removed, regenerated or switched to another alternative (what it
+ * said is no longer what the memory came from). The user's own memories stay.
+ */
+export async function forgetMemoriesOf(db: Db, messageIds: readonly string[]): Promise<number> {
+  let forgotten = 0;
+  for (let i = 0; i < messageIds.length; i += 1000) {
+    const ids = messageIds.slice(i, i + 1000);
+    const gone = await db
+      .delete(memories)
+      .where(
+        and(
+          eq(memories.source, "auto"),
+          sql`${memories.messageIds} ?| array[${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )}]::text[]`,
+        ),
+      )
+      .returning({ id: memories.id });
+    forgotten += gone.length;
+  }
+  return forgotten;
+}
