@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { conversations } from "../chats/schema.ts";
 
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -33,3 +33,18 @@ export const memories = pgTable(
 );
 
 export type MemoryRow = typeof memories.$inferSelect;
+
+/**
+ * How far automatic memory has read a conversation: messages up to `throughSeq` have been
+ * memorized (or found to hold nothing worth keeping). An edit or removal that drops automatic
+ * memories moves it back, so those messages are memorized again: rewritten, not just dropped.
+ */
+export const memoryProgress = pgTable("memory_progress", {
+  conversationId: text("conversation_id")
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: "cascade" }),
+  throughSeq: bigint("through_seq", { mode: "number" }).notNull().default(0),
+  /** Batches in a row the model could not turn into memories (the job gives up after a few). */
+  failures: integer("failures").notNull().default(0),
+  updatedAt: ms("updated_at").notNull().defaultNow(),
+});
