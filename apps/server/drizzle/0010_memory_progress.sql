@@ -1,7 +1,7 @@
 CREATE TABLE "memory_progress" (
 	"conversation_id" text PRIMARY KEY NOT NULL,
 	"through_seq" bigint DEFAULT 0 NOT NULL,
-	"failures" integer DEFAULT 0 NOT NULL,
+	"rewrite" boolean DEFAULT false NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { conversations } from "../chats/schema.ts";
 
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -44,7 +44,10 @@ export const memoryProgress = pgTable("memory_progress", {
     .primaryKey()
     .references(() => conversations.id, { onDelete: "cascade" }),
   throughSeq: bigint("through_seq", { mode: "number" }).notNull().default(0),
-  /** Batches in a row the model could not turn into memories (the job gives up after a few). */
-  failures: integer("failures").notNull().default(0),
+  /**
+   * Set when invalidated memories moved `throughSeq` back: those messages are memorized again
+   * at once, without waiting for the usual few new exchanges.
+   */
+  rewrite: boolean("rewrite").notNull().default(false),
   updatedAt: ms("updated_at").notNull().defaultNow(),
 });
