@@ -32,8 +32,10 @@ export class BullJobQueue implements JobQueue {
       jobId: opts.jobId,
       priority: opts.priority && opts.priority > 0 ? opts.priority : undefined,
       attempts: opts.attempts ?? 1,
-      removeOnComplete: { count: 1000 },
-      removeOnFail: { count: 1000 },
+      // A finished job keeps its id in BullMQ and would refuse the next job given that id; the
+      // port promises only that a waiting or active one is not added twice, so those go at once.
+      removeOnComplete: opts.jobId ? true : { count: 1000 },
+      removeOnFail: opts.jobId ? true : { count: 1000 },
     });
     return job.id ?? "";
   }

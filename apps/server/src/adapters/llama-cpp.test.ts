@@ -154,3 +154,67 @@ describe("embedded llama.cpp engine with the bundled model", () => {
     await expect(collect(engine.chat({ messages: huge, sampling: GREEDY }))).rejects.toThrow(LlmError);
   });
 });
+
+describe("background requests on the embedded engine (automatic memory)", () => {
+  let engine: LlamaCppBackend;
+  const chat: ChatTurn[] = [
+    { role: "system", content: CARD },
+    { role: "user", content: "Tell me about the maps on your desk." },
+  ];
+  // A reply that would run long if nothing stopped it (the model rarely ends a turn at once).
+  const long = { ...GREEDY, maxTokens: 400 };
+
+  beforeAll(async () => {
+    engine = await LlamaCppBackend.load({
+      modelPath: TEST_MODEL_PATH,
+      contextSize: 2048,
+      sequences: 1,
+      threads: 1,
+    });
+  });
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  it("gives its only sequence to a reply: the background request ends with abort, the reply runs", async () => {
+    const background = engine
+      .chat({ messages: chat, sampling: long, background: true })
+      [Symbol.asyncIterator]();
+    // The first token means the background request holds the sequence.
+    const first = await background.next();
+    expect(first.value?.type).toBe("token");
+    const reply = collect(engine.chat({ messages: chat, sampling: { ...GREEDY, maxTokens: 8 } }));
+    let rest: IteratorResult<LlmEvent>;
+    let done: LlmEvent | undefined;
+    let tokens = 1;
+    do {
+      rest = await background.next();
+      if (rest.value?.type === "token") tokens++;
+      if (rest.value?.type === "done") done = rest.value;
+    } while (!rest.done);
+    expect(done?.type === "done" && done.stats.finishReason).toBe("abort");
+    expect(tokens).toBeLessThan(long.maxTokens);
+    const r = await reply;
+    expect(r.stats.finishReason).not.toBe("abort");
+    expect(r.stats.completionTokens).toBeGreaterThan(0);
+  });
+
+  it("waits while a reply holds the sequence, then runs", async () => {
+    const reply = engine
+      .chat({ messages: chat, sampling: { ...GREEDY, maxTokens: 8 } })
+      [Symbol.asyncIterator]();
+    expect((await reply.next()).value?.type).toBe("token");
+    const background = collect(
+      engine.chat({ messages: chat, sampling: { ...GREEDY, maxTokens: 8 }, background: true }),
+    );
+    const order: string[] = [];
+    void background.then(() => order.push("background"));
+    let step: IteratorResult<LlmEvent>;
+    do step = await reply.next();
+    while (!step.done);
+    order.push("reply");
+    const b = await background;
+    expect(order).toEqual(["reply", "background"]);
+    expect(b.stats.finishReason).not.toBe("abort");
+  });
+});

@@ -49,6 +49,8 @@ interface Slot {
   sequence: LlamaContextSequence;
   busy: boolean;
   lastUsed: number;
+  /** Set while background work holds the slot: aborting it hands the slot to a reply. */
+  preempt: AbortController | null;
 }
 
 /** The window a GGUF file was trained on (`<arch>.context_length`), read without loading the weights. */
@@ -73,7 +75,9 @@ export async function ggufTrainedWindow(modelPath: string): Promise<number | nul
  */
 export class LlamaCppBackend implements LlmBackend {
   private slots: Slot[] = [];
+  /** Requests waiting for a free sequence: replies first, background work only when none waits. */
   private waiters: (() => void)[] = [];
+  private backgroundWaiters: (() => void)[] = [];
   private clock = 0;
   private stopTokens = new Set<Token>();
   private stopStrings: string[] = [];
@@ -104,7 +108,7 @@ export class LlamaCppBackend implements LlmBackend {
       });
       const backend = new LlamaCppBackend(llama, model, context, resolveChatWrapper(model));
       for (let i = 0; i < opts.sequences; i++) {
-        backend.slots.push({ sequence: context.getSequence(), busy: false, lastUsed: 0 });
+        backend.slots.push({ sequence: context.getSequence(), busy: false, lastUsed: 0, preempt: null });
       }
       backend.learnStopTriggers();
       return backend;
@@ -153,7 +157,13 @@ export class LlamaCppBackend implements LlmBackend {
   }
 
   chat(request: GenerateRequest): AsyncIterable<LlmEvent> {
-    return this.run(this.chatTokens(request.messages), request.sampling, request.stop ?? [], request.signal);
+    return this.run(
+      this.chatTokens(request.messages),
+      request.sampling,
+      request.stop ?? [],
+      request.signal,
+      request.background ?? false,
+    );
   }
 
   complete(request: CompletionRequest): AsyncIterable<LlmEvent> {
@@ -169,6 +179,7 @@ export class LlamaCppBackend implements LlmBackend {
     sampling: SamplingSettings,
     stops: string[],
     signal?: AbortSignal,
+    background = false,
   ): AsyncGenerator<LlmEvent> {
     if (prompt.length + 1 > this.context.contextSize) {
       throw new LlmError(
@@ -176,7 +187,7 @@ export class LlamaCppBackend implements LlmBackend {
         "context_overflow",
       );
     }
-    const slot = await this.acquire(prompt, signal);
+    const slot = await this.acquire(prompt, signal, background);
     if (!slot) {
       yield {
         type: "done",
@@ -190,7 +201,12 @@ export class LlamaCppBackend implements LlmBackend {
       return;
     }
     try {
-      yield* this.generate(slot.sequence, prompt, sampling, stops, signal);
+      const stop = slot.preempt
+        ? signal
+          ? AbortSignal.any([signal, slot.preempt.signal])
+          : slot.preempt.signal
+        : signal;
+      yield* this.generate(slot.sequence, prompt, sampling, stops, stop);
     } finally {
       this.release(slot);
     }
@@ -275,31 +291,43 @@ export class LlamaCppBackend implements LlmBackend {
     };
   }
 
-  /** The free sequence sharing the longest prefix with the prompt; waits while all are busy. */
-  private async acquire(prompt: Token[], signal?: AbortSignal): Promise<Slot | null> {
+  /**
+   * The free sequence sharing the longest prefix with the prompt; waits while all are busy. A
+   * reply that finds none free stops a background request to take its sequence; background work
+   * waits until a sequence is free and no reply is waiting.
+   */
+  private async acquire(
+    prompt: Token[],
+    signal: AbortSignal | undefined,
+    background: boolean,
+  ): Promise<Slot | null> {
     for (;;) {
       if (signal?.aborted) return null;
       let best: Slot | null = null;
       let bestShared = -1;
-      for (const slot of this.slots) {
-        if (slot.busy) continue;
-        const shared = slot.sequence.compareContextTokens(prompt).firstDifferentIndex;
-        if (shared > bestShared || (shared === bestShared && best && slot.lastUsed < best.lastUsed)) {
-          best = slot;
-          bestShared = shared;
+      if (!background || this.waiters.length === 0) {
+        for (const slot of this.slots) {
+          if (slot.busy) continue;
+          const shared = slot.sequence.compareContextTokens(prompt).firstDifferentIndex;
+          if (shared > bestShared || (shared === bestShared && best && slot.lastUsed < best.lastUsed)) {
+            best = slot;
+            bestShared = shared;
+          }
         }
       }
       if (best) {
         best.busy = true;
         best.lastUsed = ++this.clock;
+        best.preempt = background ? new AbortController() : null;
         return best;
       }
+      if (!background) this.slots.find((s) => s.preempt && !s.preempt.signal.aborted)?.preempt?.abort();
       await new Promise<void>((resolve) => {
         const wake = () => {
           signal?.removeEventListener("abort", wake);
           resolve();
         };
-        this.waiters.push(wake);
+        (background ? this.backgroundWaiters : this.waiters).push(wake);
         signal?.addEventListener("abort", wake, { once: true });
       });
     }
@@ -307,7 +335,8 @@ export class LlamaCppBackend implements LlmBackend {
 
   private release(slot: Slot) {
     slot.busy = false;
-    this.waiters.shift()?.();
+    slot.preempt = null;
+    (this.waiters.shift() ?? this.backgroundWaiters.shift())?.();
   }
 
   private openingBiases: { before: TokenBias; after: TokenBias } | null = null;
@@ -343,7 +372,7 @@ export class LlamaCppBackend implements LlmBackend {
   }
 
   async close(): Promise<void> {
-    for (const wake of this.waiters.splice(0)) wake();
+    for (const wake of [...this.waiters.splice(0), ...this.backgroundWaiters.splice(0)]) wake();
     await this.context.dispose();
     await this.model.dispose();
     await this.llama.dispose();

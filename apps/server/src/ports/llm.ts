@@ -27,6 +27,12 @@ export interface GenerateRequest {
   /** Extra strings that end the reply; they are not part of the text. */
   stop?: string[];
   signal?: AbortSignal;
+  /**
+   * Work nobody waits for (automatic memory): it must never delay a reply. A backend that
+   * schedules its own sequences starts it only when one is free and no reply waits, and stops it
+   * (finish reason `abort`) when a reply needs its sequence.
+   */
+  background?: boolean;
 }
 
 export interface CompletionRequest {

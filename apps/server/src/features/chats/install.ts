@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/index.ts";
 import { countCharacterMessage } from "../characters/index.ts";
+import { afterReply, installAutoMemory } from "../memories/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
 import { memberBackendChooser } from "./generation/member-model.ts";
 import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
@@ -13,8 +14,9 @@ import { chatRoutes } from "./routes.ts";
 import { ChatService } from "./service.ts";
 
 /**
- * Chat and generation: routes, the generation worker of this process, and the upkeep that
- * recovers generations cut off by a crash. Answers a function that stops the upkeep.
+ * Chat and generation: routes, the generation worker of this process, the upkeep that recovers
+ * generations cut off by a crash, and automatic memory, which replies queue and which gives way
+ * to them. Answers a function that stops the upkeep and the memory backfill.
  */
 export async function installChat(
   app: FastifyInstance,
@@ -40,11 +42,26 @@ export async function installChat(
           edition: deps.config.edition,
           logFailure: (context, what) => app.log.error(context, what),
           onReplyStored: (characterId) => countCharacterMessage(db, characterId),
+          onReplyDone: (conversationId, permissions) =>
+            afterReply({ db, queue, edition: deps.config.edition }, conversationId, permissions),
           backendFor: memberBackend,
         },
         generationId,
       ),
     { concurrency: deps.config.llm.sequences },
   );
-  return startUpkeep(db, bus, (err) => app.log.error({ err }, "chat upkeep failed"));
+  const stopMemory = installAutoMemory({
+    db,
+    queue,
+    bus,
+    edition: deps.config.edition,
+    backend: () => deps.inference.backend(),
+    repliesWaiting: () => queue.waitingCount(GENERATE_JOB),
+    log: (err, what) => app.log.error({ err }, what),
+  });
+  const stopUpkeep = startUpkeep(db, bus, (err) => app.log.error({ err }, "chat upkeep failed"));
+  return () => {
+    stopUpkeep();
+    stopMemory();
+  };
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { conversations } from "../chats/schema.ts";
+import { rewindProgress } from "./progress.ts";
 import { type MemoryRow, memories } from "./schema.ts";
 
 /**
@@ -172,10 +173,12 @@ export async function copyMemories(
 /**
  * Memories follow their messages: automatic memories written from any of these messages are
  * dropped when one is edited, removed, regenerated or switched to another alternative (what it
- * said is no longer what the memory came from). The user's own memories stay.
+ * said is no longer what the memory came from), and automatic memory reads those messages again
+ * (`rewindProgress`), so what they now say is remembered instead. The user's own memories stay.
  */
 export async function forgetMemoriesOf(db: Db, messageIds: readonly string[]): Promise<number> {
   let forgotten = 0;
+  const reread = new Set(messageIds);
   for (let i = 0; i < messageIds.length; i += 1000) {
     const ids = messageIds.slice(i, i + 1000);
     const gone = await db
@@ -189,8 +192,10 @@ export async function forgetMemoriesOf(db: Db, messageIds: readonly string[]): P
           )}]::text[]`,
         ),
       )
-      .returning({ id: memories.id });
+      .returning({ id: memories.id, messageIds: memories.messageIds });
     forgotten += gone.length;
+    for (const m of gone) for (const id of m.messageIds) reread.add(id);
   }
+  await rewindProgress(db, [...reread]);
   return forgotten;
 }

@@ -45,6 +45,8 @@ export interface WorkerDeps {
     what: string,
   ) => void;
   onReplyStored?: (characterId: string) => Promise<void>;
+  /** After a reply is stored and the conversation released (automatic memory may be due). */
+  onReplyDone?: (conversationId: string, permissions: readonly string[]) => Promise<void>;
   /** The backend for a member's reply (their own key by their mode, member-model.ts); else the server's. */
   backendFor?: (userId: string, entry: RegistryEntry) => Promise<LlmBackend>;
 }
@@ -195,6 +197,11 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       trims: prompt.trims,
       empty: text.trim() === "",
     });
+    if (stored && deps.onReplyDone) {
+      await deps
+        .onReplyDone(conversation.id, viewer.permissions)
+        .catch(report("could not queue automatic memory"));
+    }
   } catch (error) {
     await failGeneration(deps, gen, target, text, error);
   } finally {
