@@ -132,6 +132,7 @@ describe("web shell", () => {
       "Favorites",
       "Recommended",
       "Personas",
+      "Lorebooks",
       "Leaderboard",
       "Blocked creators",
     ]);
@@ -228,6 +229,7 @@ describe("web shell", () => {
       "Favorites",
       "Recommended",
       "Personas",
+      "Lorebooks",
       "Leaderboard",
       "Blocked creators",
       "Users",

@@ -233,6 +233,9 @@ describe("route table", () => {
       "/forgot-password",
       "/link/$pledgeService",
       "/link/$pledgeService/$transientId",
+      "/lorebooks",
+      "/lorebooks/$lorebookId",
+      "/lorebooks/new",
       "/manage-subscription",
       "/my-characters",
       "/my-chatbots",
@@ -283,6 +286,7 @@ describe("visibleNav", () => {
       "Favorites",
       "Recommended",
       "Personas",
+      "Lorebooks",
       "Leaderboard",
       "Blocked creators",
     ]);
@@ -295,6 +299,7 @@ describe("visibleNav", () => {
       "Favorites",
       "Recommended",
       "Personas",
+      "Lorebooks",
       "Leaderboard",
       "Blocked creators",
       "Users",
@@ -308,6 +313,7 @@ describe("visibleNav", () => {
       "Chats",
       "Favorites",
       "Recommended",
+      "Lorebooks",
       "Leaderboard",
       "Blocked creators",
     ]);

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { Input, Select } from "../../ui/input.tsx";
+import { CharacterBookSection } from "../lorebooks/character-book-section.tsx";
 import type { CharacterFormValues } from "./drafts.ts";
 import { CheckboxField, CountedField, describedBy, FormSection, TextArea } from "./form-controls.tsx";
 import { PromptCostSummary, usePromptCost } from "./prompt-cost.tsx";
@@ -194,6 +195,13 @@ export function CharacterForm({ values, onChange, errors, disabled, avatar }: Ch
           onChange={(checked) => set("definition_visible", checked)}
         />
       </FormSection>
+
+      <CharacterBookSection
+        value={values.character_book ?? null}
+        error={errors.character_book}
+        disabled={disabled}
+        onChange={(book) => set("character_book", book)}
+      />
 
       <FormSection title="Visibility" description="Who can find and chat with this chatbot.">
         <VisibilityField

@@ -1,8 +1,13 @@
-import type { Character, CharacterCard, CharacterCreate } from "@hearth/contract";
+import type { Character, CharacterCard, CharacterCreate, LorebookBody } from "@hearth/contract";
 import { readStored, useStored, writeStored } from "./local-store.ts";
 
-/** Every field of the create/edit form, as the contract's create payload names them. */
-export type CharacterFormValues = Required<CharacterCreate>;
+/**
+ * Every field of the create/edit form, as the contract's create payload names them. The lorebook
+ * is held whole (every default filled in), as its editor works on it.
+ */
+export type CharacterFormValues = Omit<Required<CharacterCreate>, "character_book"> & {
+  character_book: LorebookBody | null;
+};
 
 /**
  * A chatbot form kept on this device (chat-and-characters §3: "drafts keyed by character id").
@@ -40,6 +45,7 @@ export const emptyCharacterValues: CharacterFormValues = {
   system_prompt: "",
   post_history_instructions: "",
   creator_notes: "",
+  character_book: null,
 };
 
 /** The form's values for a saved character (the creator's edit view has every field). */
@@ -61,6 +67,7 @@ export function valuesFromCharacter(character: Character): CharacterFormValues {
     system_prompt: character.system_prompt ?? "",
     post_history_instructions: character.post_history_instructions ?? "",
     creator_notes: character.creator_notes,
+    character_book: character.character_book,
   };
 }
 

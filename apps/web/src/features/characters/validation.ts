@@ -1,6 +1,7 @@
 import type { ApiError, CharacterUpdate } from "@hearth/contract";
 import { characterLimits, tooManyTagsMessage } from "@hearth/contract/labels";
 import { smoothUnlessReduced } from "../../lib/motion.ts";
+import { bookErrors } from "../lorebooks/book-values.ts";
 import type { CharacterFormValues } from "./drafts.ts";
 
 export type FieldErrors = Partial<Record<keyof CharacterFormValues, string>>;
@@ -35,6 +36,9 @@ export function validateCharacter(values: CharacterFormValues): FieldErrors {
     errors.alternate_greetings = `At most ${characterLimits.alternate_greetings} alternate greetings`;
   } else if (values.alternate_greetings.some((g) => g.length > characterLimits.alternate_greeting)) {
     errors.alternate_greetings = tooLong(characterLimits.alternate_greeting);
+  }
+  if (values.character_book && Object.keys(bookErrors(values.character_book, { named: false })).length) {
+    errors.character_book = "Some lorebook entries need a fix";
   }
   return errors;
 }

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import {
   Ban,
+  BookOpen,
   Brain,
   Copy,
   Cpu,
@@ -32,7 +33,7 @@ export interface ChatMenuAccess {
   memories: boolean;
   /** The viewer created this chatbot (§6: only the creator sees Edit Chatbot). */
   creator: boolean;
-  /** Signed in and not a guest: favorites and blocks are members' (§6). */
+  /** Signed in and not a guest: favorites, blocks and lorebooks are members' (§6). */
   member: boolean;
 }
 
@@ -148,6 +149,12 @@ export function ChatMenuTools({
         <DropdownMenuItem onSelect={() => onOpen("memories")}>
           <Brain aria-hidden />
           Manage Memories
+        </DropdownMenuItem>
+      ) : null}
+      {access.member ? (
+        <DropdownMenuItem onSelect={() => onOpen("lorebooks")}>
+          <BookOpen aria-hidden />
+          Lorebooks
         </DropdownMenuItem>
       ) : null}
       {access.generationSettings ? (

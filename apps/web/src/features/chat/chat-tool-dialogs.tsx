@@ -1,5 +1,6 @@
 import type { Conversation } from "@hearth/contract";
 import { BlockCreatorDialog, UnblockCreatorDialog } from "../blocking/block-dialogs.tsx";
+import { ConversationLorebooksDialog } from "../lorebooks/conversation-lorebooks-dialog.tsx";
 import { MemoriesDialog } from "../memories/memories-dialog.tsx";
 import type { ChatRow } from "./chat-state.ts";
 import { CloneDialog } from "./clone-dialog.tsx";
@@ -45,6 +46,7 @@ export function ChatToolDialogs({
       <PersonaDialog conversation={conversation} {...openProps("persona")} />
       <ModelDialog userId={userId} {...openProps("model")} />
       <MemoriesDialog conversationId={conversation.id} {...openProps("memories")} />
+      <ConversationLorebooksDialog conversationId={conversation.id} {...openProps("lorebooks")} />
       <GenerationSettingsDialog userId={userId} {...openProps("settings")} />
       <BlockCreatorDialog creator={creatorOf(conversation)} {...openProps("block")} />
       <UnblockCreatorDialog creator={creatorOf(conversation)} {...openProps("unblock")} />

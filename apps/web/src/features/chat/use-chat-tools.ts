@@ -22,7 +22,8 @@ export type ToolDialog =
   | "persona"
   | "block"
   | "unblock"
-  | "memories";
+  | "memories"
+  | "lorebooks";
 
 export interface CloneDraft {
   mode: "full" | "partial";

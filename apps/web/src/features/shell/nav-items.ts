@@ -1,6 +1,7 @@
 import type { Me, Permission } from "@hearth/contract";
 import {
   Ban,
+  BookOpen,
   Bot,
   ClipboardCheck,
   Cpu,
@@ -44,6 +45,7 @@ const navSections: NavSection[] = [
       { to: "/favorites", label: "Favorites", icon: Heart },
       { to: "/recommended", label: "Recommended", icon: Sparkles },
       { to: "/personas", label: "Personas", icon: Drama, membersOnly: true, needs: "personas" },
+      { to: "/lorebooks", label: "Lorebooks", icon: BookOpen, membersOnly: true },
       { to: "/creators/leaderboard", label: "Leaderboard", icon: Trophy },
       { to: "/blocked-creators", label: "Blocked creators", icon: Ban, membersOnly: true },
     ],
