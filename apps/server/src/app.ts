@@ -8,9 +8,11 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import { BullJobQueue } from "./adapters/bullmq-queue.ts";
+import { LlamaEmbeddingBackend } from "./adapters/llama-embeddings.ts";
 import { LocalFileStorage } from "./adapters/local-storage.ts";
 import { MemoryEventBus } from "./adapters/memory-bus.ts";
 import { MemoryJobQueue } from "./adapters/memory-queue.ts";
+import { OpenAiEmbeddingBackend } from "./adapters/openai-embeddings.ts";
 import { RedisEventBus } from "./adapters/redis-bus.ts";
 import { S3FileStorage } from "./adapters/s3-storage.ts";
 import { SmtpMailer } from "./adapters/smtp-mail.ts";
@@ -37,6 +39,7 @@ import {
 import { installChat, promptCostOf } from "./features/chats/index.ts";
 import { healthRoutes } from "./features/health/index.ts";
 import {
+  BUNDLED_MODEL_PATH,
   InferenceService,
   loadRegistry,
   modelRoutes,
@@ -44,7 +47,7 @@ import {
   resolveModelChoice,
 } from "./features/inference/index.ts";
 import { installLeaderboard } from "./features/leaderboard/index.ts";
-import { memoryRoutes } from "./features/memories/index.ts";
+import { enableMemoryVectors, memoryRoutes } from "./features/memories/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
 import { insertAudit, installModeration, moderationHooks } from "./features/moderation/index.ts";
 import { personaRoutes } from "./features/personas/index.ts";
@@ -61,6 +64,7 @@ import { installSecurityHeaders } from "./http/security-headers.ts";
 import { serveWeb } from "./http/web.ts";
 import { loggerOptions } from "./logger.ts";
 import type { EventBus } from "./ports/bus.ts";
+import type { EmbeddingBackend } from "./ports/embeddings.ts";
 import type { JobQueue } from "./ports/queue.ts";
 import type { FileStorage } from "./ports/storage.ts";
 
@@ -84,6 +88,36 @@ export interface HearthOverrides {
   database?: Database;
   /** Key prefix in Redis, so parallel test runs do not share queues. */
   redisPrefix?: string;
+}
+
+/**
+ * The embedding model memories are recalled with, when one is configured and pgvector is there
+ * to keep the vectors (decision 014); else null, and memories are recalled by keywords. A model
+ * that fails to load is reported, not fatal: chat goes on without vectors.
+ */
+async function openMemoryEmbedder(
+  config: Config,
+  db: Database["db"],
+  log: { warn: (msg: string) => void; error: (obj: unknown, msg: string) => void },
+): Promise<EmbeddingBackend | null> {
+  const wanted = config.embeddings;
+  if (!wanted) return null;
+  let embedder: EmbeddingBackend;
+  try {
+    embedder = wanted.baseUrl
+      ? new OpenAiEmbeddingBackend({ baseUrl: wanted.baseUrl, apiKey: wanted.apiKey, model: wanted.model })
+      : await LlamaEmbeddingBackend.load({
+          modelPath: wanted.model === "bundled" ? BUNDLED_MODEL_PATH : wanted.model,
+          threads: 1,
+        });
+  } catch (err) {
+    log.error({ err }, "the embedding model did not load; memories are recalled by keywords");
+    return null;
+  }
+  if (await enableMemoryVectors(db)) return embedder;
+  log.warn("pgvector is not installed on this PostgreSQL; memories are recalled by keywords");
+  await embedder.close();
+  return null;
 }
 
 /** Opens the adapters the configuration names, migrates, and builds the HTTP app. */
@@ -123,6 +157,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       void reply.status(status >= 400 && status < 500 ? status : 400).send(body);
     },
   });
+  const memoryEmbedder = await openMemoryEmbedder(config, database.db, app.log);
   const routes: string[] = [];
   app.addHook("onRoute", (r) => {
     for (const method of [r.method].flat()) routes.push(`${method} ${r.url}`);
@@ -202,6 +237,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     inference,
     auth,
     storage,
+    memoryEmbedder,
   });
   const community = { config, db: database.db, auth, storage, queue, bus, characters };
   const stopCommunity = [
@@ -213,7 +249,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   ];
   await installSite(app, { config, db: database.db, auth });
   await installPledges(app, { config, db: database.db, auth });
-  await app.register(openAiRoutes, { inference, apiKey: config.apiKey });
+  await app.register(openAiRoutes, { inference, apiKey: config.apiKey, embeddings: memoryEmbedder });
   await app.register(healthRoutes, {
     version: config.version,
     database,
@@ -243,6 +279,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       billing.stop();
       await app.close();
       await inference.close();
+      await memoryEmbedder?.close();
       await queue.close();
       await bus.close();
       if (!overrides.database) await database.close();

@@ -46,6 +46,11 @@ const envSchema = z.object({
   LLM_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   LLM_SEQUENCES: z.coerce.number().int().min(1).max(64).default(4),
   HEARTH_MODELS_FILE: z.string().optional(),
+  /** Embeddings for memory recall: an OpenAI-compatible server's `/embeddings` ... */
+  EMBEDDINGS_BASE_URL: z.url().optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  /** ... and the model it serves, or a GGUF embedding model run by the embedded engine. */
+  EMBEDDINGS_MODEL: z.string().optional(),
   /** Where to look for model servers on this machine: `auto` (Ollama, LM Studio, llama.cpp, vLLM), `off`, or base URLs. */
   HEARTH_LOCAL_SERVERS: z.string().default("auto"),
   HEARTH_API_KEY: z.string().min(16).optional(),
@@ -159,6 +164,12 @@ export interface Config {
     /** Model servers on this machine to offer the administrator (never used unasked). */
     localServers: LocalServerCandidate[];
   };
+  /**
+   * Embeddings for memory recall (vector similarity beside keywords): a remote OpenAI-compatible
+   * server (`baseUrl` set, `model` its name) or a GGUF file the embedded engine runs (`model` a
+   * path); null: memories are recalled by keywords and recency alone.
+   */
+  embeddings: { baseUrl: string | null; apiKey: string | null; model: string } | null;
   /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
   apiKey: string | null;
   /** Bearer token /metrics asks for; unset leaves metrics open (e.g. behind a private network). */
@@ -295,6 +306,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelsFile: e.HEARTH_MODELS_FILE ?? null,
       localServers: localServers(e.HEARTH_LOCAL_SERVERS, e.PORT),
     },
+    embeddings: e.EMBEDDINGS_MODEL
+      ? {
+          baseUrl: e.EMBEDDINGS_BASE_URL ?? null,
+          apiKey: e.EMBEDDINGS_API_KEY ?? null,
+          model: e.EMBEDDINGS_MODEL,
+        }
+      : null,
     apiKey: e.HEARTH_API_KEY ?? null,
     metricsToken: e.HEARTH_METRICS_TOKEN ?? null,
     seedDemo: e.HEARTH_SEED_DEMO,

@@ -148,3 +148,21 @@ export const openAiErrorBody = z.object({
   }),
 });
 export type OpenAiErrorBody = z.infer<typeof openAiErrorBody>;
+
+/** POST /v1/embeddings: one text or several (OpenAI's `input`; token arrays are not accepted). */
+export const openAiEmbeddingRequest = z.object({
+  model: z.string().max(200).optional(),
+  input: z.union([z.string().max(32_000), z.array(z.string().max(32_000)).min(1).max(256)]),
+  encoding_format: z.literal("float").optional(),
+});
+export type OpenAiEmbeddingRequest = z.infer<typeof openAiEmbeddingRequest>;
+
+export const openAiEmbeddingList = z.object({
+  object: z.literal("list"),
+  data: z.array(
+    z.object({ object: z.literal("embedding"), index: z.number().int(), embedding: z.array(z.number()) }),
+  ),
+  model: z.string(),
+  usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
+});
+export type OpenAiEmbeddingList = z.infer<typeof openAiEmbeddingList>;

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -73,7 +74,10 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 async function openPglite(dir: string | null): Promise<Database> {
-  const client = dir ? await PGlite.create(path.resolve(dir)) : await PGlite.create();
+  // pgvector comes with PGlite (its own package): memory vectors may use it (decision 014).
+  const client = dir
+    ? await PGlite.create(path.resolve(dir), { extensions: { vector } })
+    : await PGlite.create({ extensions: { vector } });
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Db;
   return {

@@ -6,6 +6,8 @@ import {
   openAiCompletion,
   openAiCompletionRequest,
   openAiCompletionStreamEvent,
+  openAiEmbeddingList,
+  openAiEmbeddingRequest,
   openAiErrorBody,
   openAiModelList,
 } from "../openai.ts";
@@ -49,5 +51,16 @@ export const openAiEndpoints = {
     body: openAiCompletionRequest,
     response: openAiCompletion,
     events: openAiCompletionStreamEvent,
+  }),
+  embeddings: endpoint({
+    method: "POST",
+    path: "/v1/embeddings",
+    summary:
+      "Embeddings of one text or several, from the embedding model Hearth recalls memories with (404 when none is configured)",
+    tag: "OpenAI-compatible",
+    access: "api-key",
+    error: openAiErrorBody,
+    body: openAiEmbeddingRequest,
+    response: openAiEmbeddingList,
   }),
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { EmbeddingBackend } from "../../ports/embeddings.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/index.ts";
 import { countCharacterMessage } from "../characters/index.ts";
@@ -20,7 +21,7 @@ import { ChatService } from "./service.ts";
  */
 export async function installChat(
   app: FastifyInstance,
-  deps: GenerationDeps & { auth: Auth; storage: FileStorage },
+  deps: GenerationDeps & { auth: Auth; storage: FileStorage; memoryEmbedder?: EmbeddingBackend | null },
 ): Promise<() => void> {
   const { db, bus, queue } = deps;
   // An in-process queue lost its jobs with the last process: everything unfinished is an orphan.
@@ -45,6 +46,7 @@ export async function installChat(
           onReplyDone: (conversationId, permissions) =>
             afterReply({ db, queue, edition: deps.config.edition }, conversationId, permissions),
           backendFor: memberBackend,
+          memoryEmbedder: deps.memoryEmbedder,
         },
         generationId,
       ),

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { HttpError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
+import type { EmbeddingBackend } from "../../ports/embeddings.ts";
 import { type GenerationStats, LlmError, type LlmEvent, type SamplingSettings } from "../../ports/llm.ts";
 import type { InferenceService } from "./service.ts";
 
@@ -26,7 +27,7 @@ import type { InferenceService } from "./service.ts";
  */
 export async function openAiRoutes(
   app: FastifyInstance,
-  opts: { inference: InferenceService; apiKey: string | null },
+  opts: { inference: InferenceService; apiKey: string | null; embeddings?: EmbeddingBackend | null },
 ) {
   const { inference } = opts;
 
@@ -77,6 +78,24 @@ export async function openAiRoutes(
     return respond(req, reply, entryId, "chat", body.stream ?? false, (signal) =>
       backend.chat({ messages, sampling: samplingOf(body), stop: stopsOf(body.stop), signal }),
     );
+  });
+
+  route(app, openAiEndpoints.embeddings, async ({ body }) => {
+    const embedder = opts.embeddings;
+    if (!embedder)
+      throw new HttpError(404, "notFound", "No embedding model is configured (EMBEDDINGS_MODEL).");
+    if (body.model && body.model !== embedder.model) {
+      throw new HttpError(404, "notFound", `The embedding model is ${embedder.model}.`);
+    }
+    const input = typeof body.input === "string" ? [body.input] : body.input;
+    const vectors = await embedder.embed(input);
+    const tokens = input.reduce((n, text) => n + Math.ceil(text.length / 4), 0);
+    return {
+      object: "list" as const,
+      data: vectors.map((embedding, index) => ({ object: "embedding" as const, index, embedding })),
+      model: embedder.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    };
   });
 
   route(app, openAiEndpoints.completions, async ({ req, reply, body }) => {

@@ -13,3 +13,4 @@ export {
 export { copyMemories, forgetMemoriesOf } from "./queries.ts";
 export { type RecalledMemory, recallMemories } from "./recall.ts";
 export { memoryRoutes } from "./routes.ts";
+export { enableMemoryVectors } from "./vectors.ts";

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { conversations } from "../chats/schema.ts";
 import { rewindProgress } from "./progress.ts";
 import { type MemoryRow, memories } from "./schema.ts";
+import { type SemanticQuery, semanticRanking } from "./vectors.ts";
 
 /**
  * Memories are a conversation's: who may touch one is decided by the conversation's owner, read
@@ -110,17 +111,26 @@ export function keywordQuery(text: string, maxTerms = 32): string {
 
 /**
  * The conversation's memories by relevance to `text`: pinned first, then keyword rank
- * (full-text search) fused with recency by reciprocal rank fusion. Memories matching nothing
- * still come by recency, so a short chat's newest facts are used.
+ * (full-text search) and, when vectors are on, similarity of meaning, fused with recency by
+ * reciprocal rank fusion. Memories matching nothing still come by recency, so a short chat's
+ * newest facts are used.
  */
-export async function rankMemories(db: Db, conversationId: string, text: string): Promise<RankedMemory[]> {
+export async function rankMemories(
+  db: Db,
+  conversationId: string,
+  text: string,
+  semantic: SemanticQuery | null = null,
+): Promise<RankedMemory[]> {
   const terms = keywordQuery(text);
+  const none = sql`select null::uuid as id, 0::bigint as r where false`;
   const keyword = terms
     ? sql`select id, row_number() over (order by ts_rank(to_tsvector('english', content), q) desc, created_at desc) as r
           from memories, to_tsquery('english', ${terms}) q
           where conversation_id = ${conversationId} and not pinned and to_tsvector('english', content) @@ q
-          order by r limit ${CANDIDATES}`
-    : sql`select null::uuid as id, 0::bigint as r where false`;
+          order by r limit ${sql.raw(String(CANDIDATES))}`
+    : none;
+  const meaning = semantic ? semanticRanking(conversationId, semantic, CANDIDATES) : none;
+  const k = sql.raw(String(RRF_K));
   const result = await db.execute<{
     id: string;
     content: string;
@@ -128,19 +138,22 @@ export async function rankMemories(db: Db, conversationId: string, text: string)
     score: number | string;
   }>(sql`
     with keyword as (${keyword}),
+    meaning as (${meaning}),
     recent as (
       select id, row_number() over (order by created_at desc, id) as r
       from memories where conversation_id = ${conversationId} and not pinned
-      order by r limit ${CANDIDATES}
+      order by r limit ${sql.raw(String(CANDIDATES))}
     )
     select m.id, m.content, m.pinned,
-      coalesce(1.0 / (${sql.raw(String(RRF_K))} + keyword.r), 0)
-        + coalesce(${sql.raw(String(RECENCY_WEIGHT))} / (${sql.raw(String(RRF_K))} + recent.r), 0) as score
+      coalesce(1.0 / (${k} + keyword.r), 0)
+        + coalesce(1.0 / (${k} + meaning.r), 0)
+        + coalesce(${sql.raw(String(RECENCY_WEIGHT))} / (${k} + recent.r), 0) as score
     from memories m
     left join keyword on keyword.id = m.id
+    left join meaning on meaning.id = m.id
     left join recent on recent.id = m.id
     where m.conversation_id = ${conversationId}
-      and (m.pinned or keyword.id is not null or recent.id is not null)
+      and (m.pinned or keyword.id is not null or meaning.id is not null or recent.id is not null)
     order by m.pinned desc, score desc, m.created_at desc
   `);
   return result.rows.map((r) => ({ id: r.id, content: r.content, pinned: r.pinned, score: Number(r.score) }));

@@ -1,7 +1,9 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
+import type { EmbeddingBackend } from "../../ports/embeddings.ts";
 import { memoryBudgetTokens } from "./policy.ts";
 import { rankMemories } from "./queries.ts";
+import { type SemanticQuery, semanticQuery } from "./vectors.ts";
 
 export interface RecalledMemory {
   id: string;
@@ -18,6 +20,10 @@ export interface RecallRequest {
   /** Tokens the whole prompt may use (window less the reply's reserve). */
   promptTokens: number;
   countTokens: (text: string) => number;
+  /** Set where memory vectors are on (an embedding model and pgvector): meaning joins keywords. */
+  embedder?: EmbeddingBackend | null;
+  /** Told when embedding fails; recall then goes on with keywords alone. */
+  onVectorError?: (error: unknown) => void;
 }
 
 /** Tokens each memory line costs beyond its text (the "- " and the line break). */
@@ -31,7 +37,15 @@ const LINE_OVERHEAD = 2;
 export async function recallMemories(db: Db, request: RecallRequest): Promise<RecalledMemory[]> {
   const budget = memoryBudgetTokens(request.permissions, request.edition, request.promptTokens);
   if (budget <= 0) return [];
-  const ranked = await rankMemories(db, request.conversationId, request.text);
+  let semantic: SemanticQuery | null = null;
+  if (request.embedder) {
+    try {
+      semantic = await semanticQuery(db, request.embedder, request.conversationId, request.text);
+    } catch (error) {
+      request.onVectorError?.(error);
+    }
+  }
+  const ranked = await rankMemories(db, request.conversationId, request.text, semantic);
   const chosen: RecalledMemory[] = [];
   let used = 0;
   for (const m of ranked) {

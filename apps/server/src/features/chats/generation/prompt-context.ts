@@ -1,5 +1,6 @@
 import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
+import type { EmbeddingBackend } from "../../../ports/embeddings.ts";
 import type { CharacterRow } from "../../characters/index.ts";
 import { type ActivatedEntry, activateLore, loreText, readLorebook } from "../../lorebooks/index.ts";
 import { type RecalledMemory, recallMemories } from "../../memories/index.ts";
@@ -32,6 +33,9 @@ export async function gatherPromptContext(
     /** Tokens the prompt may use (window less the reply's reserve). */
     promptTokens: number;
     countTokens: (text: string) => number;
+    /** Memory vectors' embedding model, where they are on. */
+    embedder?: EmbeddingBackend | null;
+    onVectorError?: (error: unknown) => void;
   },
 ): Promise<GatheredContext> {
   const texts = input.history.map((m) => m.content);
@@ -49,6 +53,8 @@ export async function gatherPromptContext(
     text: texts.slice(-RECALL_TURNS).join("\n"),
     promptTokens: input.promptTokens,
     countTokens: input.countTokens,
+    embedder: input.embedder,
+    onVectorError: input.onVectorError,
   });
   return {
     context: {

@@ -3,6 +3,7 @@ import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import { describeError } from "../../../lib/describe-error.ts";
 import type { EventBus } from "../../../ports/bus.ts";
+import type { EmbeddingBackend } from "../../../ports/embeddings.ts";
 import type { LlmBackend, LlmEvent } from "../../../ports/llm.ts";
 import { LlmError } from "../../../ports/llm.ts";
 import { findViewer } from "../../accounts/index.ts";
@@ -47,6 +48,8 @@ export interface WorkerDeps {
   onReplyStored?: (characterId: string) => Promise<void>;
   /** After a reply is stored and the conversation released (automatic memory may be due). */
   onReplyDone?: (conversationId: string, permissions: readonly string[]) => Promise<void>;
+  /** Memory vectors' embedding model, where they are on (app.ts decides). */
+  memoryEmbedder?: EmbeddingBackend | null;
   /** The backend for a member's reply (their own key by their mode, member-model.ts); else the server's. */
   backendFor?: (userId: string, entry: RegistryEntry) => Promise<LlmBackend>;
 }
@@ -121,6 +124,8 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       history,
       promptTokens: budget - sampling.maxTokens,
       countTokens,
+      embedder: deps.memoryEmbedder,
+      onVectorError: report("memory vectors failed; recalled by keywords"),
     });
     const persona = await resolvePersonaForPrompt(db, viewer.id, conversation.userPersonaId);
     const prompt = buildPromptWithin(
