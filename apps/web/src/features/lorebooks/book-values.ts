@@ -26,16 +26,17 @@ export const positionLabel: Record<LorePosition, string> = {
 
 /** Short forms for the entry list's badges. */
 export const positionBadge: Record<LorePosition, string> = {
-  before_char: "Before",
-  after_char: "After",
+  before_char: "Before character",
+  after_char: "After character",
   at_depth: "At depth",
 };
 
+/** Short enough for a phone's select; the field's hint says what they check. */
 export const logicLabel: Record<LoreLogic, string> = {
-  and_any: "AND ANY: one secondary key too",
-  and_all: "AND ALL: every secondary key too",
-  not_any: "NOT ANY: none of the secondary keys",
-  not_all: "NOT ALL: not every secondary key",
+  and_any: "AND ANY (at least one)",
+  and_all: "AND ALL (every one)",
+  not_any: "NOT ANY (none)",
+  not_all: "NOT ALL (not every one)",
 };
 
 export const emptyBook = (name = ""): BookValues => lorebookBody.parse({ name });

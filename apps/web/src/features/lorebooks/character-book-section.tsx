@@ -37,7 +37,13 @@ export function CharacterBookSection({
         {unexplained ? <Banner tone="danger">{unexplained}</Banner> : null}
         {value ? (
           <>
-            <LorebookEditor value={value} onChange={onChange} named={false} errors={errors} />
+            <LorebookEditor
+              value={value}
+              onChange={onChange}
+              named={false}
+              errors={errors}
+              headingLevel={3}
+            />
             {confirmingRemove ? (
               <div className="flex flex-col gap-2 rounded-lg border border-danger/40 bg-danger-soft p-3 text-sm sm:flex-row sm:items-center sm:justify-between">
                 <span>Remove the whole lorebook from this chatbot? Saving makes it final.</span>

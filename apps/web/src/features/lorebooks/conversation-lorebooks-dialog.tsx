@@ -105,7 +105,7 @@ function Chooser({
         })}
       </fieldset>
       <p className="mt-3 text-xs text-muted">
-        The character's own lorebook is always used; these are added to it in this chat only.{" "}
+        These are used in this chat only, alongside the character's own lorebook.{" "}
         <Link to="/lorebooks" className="text-accent-text underline underline-offset-4">
           Manage your lorebooks
         </Link>

@@ -134,9 +134,14 @@ export function EntryForm({
         />
         {entry.selective ? (
           <>
-            <CountedField id={id("logic")} label="Secondary keys logic" error={errors.logic}>
+            <CountedField
+              id={id("logic")}
+              label="Secondary keys logic"
+              error={errors.logic}
+              hint="Which of the secondary keys the message must also hold (AND) or must not hold (NOT)."
+            >
               <Select
-                {...describedBy(id("logic"), { error: errors.logic })}
+                {...describedBy(id("logic"), { error: errors.logic, hint: true })}
                 value={entry.logic}
                 onChange={(event) => set("logic", event.target.value as LoreLogic)}
               >

@@ -26,6 +26,8 @@ interface LorebookEditorProps {
   named: boolean;
   /** The contract's complaints, shown once a save was tried. */
   errors: BookErrors;
+  /** The level of the editor's own headings (Entries, Test a message), under the page's. */
+  headingLevel: 2 | 3;
 }
 
 /** Focus the first field of a just-opened entry once React has drawn it. */
@@ -40,7 +42,8 @@ function focusEntry(id: string) {
  * A lorebook's settings, its entries (in prompt order, each opened to its form) and the test box.
  * Controlled: the parent keeps the book and decides when it is saved.
  */
-export function LorebookEditor({ value, onChange, named, errors }: LorebookEditorProps) {
+export function LorebookEditor({ value, onChange, named, errors, headingLevel }: LorebookEditorProps) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const base = useId();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const set = <K extends keyof BookValues>(key: K, v: BookValues[K]) => onChange({ ...value, [key]: v });
@@ -151,7 +154,7 @@ export function LorebookEditor({ value, onChange, named, errors }: LorebookEdito
 
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h3 className="text-base font-semibold">Entries</h3>
+          <Heading className="text-base font-semibold">Entries</Heading>
           <span className="text-xs text-muted tabular-nums">
             {value.entries.length} / {LORE_ENTRIES_MAX}
             <span className="sr-only"> entries</span>
@@ -203,7 +206,7 @@ export function LorebookEditor({ value, onChange, named, errors }: LorebookEdito
         </Button>
       </div>
 
-      <TestBox book={value} />
+      <TestBox book={value} headingLevel={headingLevel} />
     </div>
   );
 }

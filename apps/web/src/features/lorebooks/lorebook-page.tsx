@@ -113,7 +113,7 @@ function BookForm({ saved }: { saved: Lorebook | null }) {
           <Banner tone="danger">Some fields need a look before the lorebook can be saved.</Banner>
         ) : null}
         <div className="rounded-xl border border-border bg-surface p-4 sm:p-6">
-          <LorebookEditor value={values} onChange={setValues} named errors={errors} />
+          <LorebookEditor value={values} onChange={setValues} named errors={errors} headingLevel={2} />
         </div>
         <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-border bg-bg/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-4">
           <span className="mr-auto text-sm text-muted" aria-live="polite">

@@ -27,7 +27,8 @@ function reasonText(reason: LoreTestResult["activated"][number]) {
  * "Which entries would this message activate?": sends the editor's current book, saved or not,
  * with the text to the server's activation rules and lists the answer.
  */
-export function TestBox({ book }: { book: BookValues }) {
+export function TestBox({ book, headingLevel }: { book: BookValues; headingLevel: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const id = useId();
   const [text, setText] = useState("");
   const results = useRef<HTMLDivElement>(null);
@@ -60,10 +61,10 @@ export function TestBox({ book }: { book: BookValues }) {
       data-lore-test
     >
       <div className="flex flex-col gap-1">
-        <h3 id={`${id}-heading`} className="flex items-center gap-2 text-base font-semibold">
+        <Heading id={`${id}-heading`} className="flex items-center gap-2 text-base font-semibold">
           <FlaskConical aria-hidden className="size-4 text-accent-text" />
           Test a message
-        </h3>
+        </Heading>
         <p className="text-sm text-muted">
           Which entries would this message activate? Uses the book as it is now, saved or not.
         </p>
@@ -105,6 +106,7 @@ export function TestBox({ book }: { book: BookValues }) {
         ) : null}
         {data && !test.isPending ? (
           <TestResults
+            subheading={headingLevel === 2 ? "h3" : "h4"}
             result={data.result}
             skipped={data.skipped.map((e) => titleOf(e.id, e.name))}
             titleOf={titleOf}
@@ -116,10 +118,12 @@ export function TestBox({ book }: { book: BookValues }) {
 }
 
 function TestResults({
+  subheading: Subheading,
   result,
   skipped,
   titleOf,
 }: {
+  subheading: "h3" | "h4";
   result: LoreTestResult;
   skipped: string[];
   titleOf: (id: string, fallback: string) => string;
@@ -133,12 +137,12 @@ function TestResults({
         </div>
       ) : (
         <div className="flex flex-col gap-2">
-          <h4 className="text-sm font-medium">
+          <Subheading className="text-sm font-medium">
             Would activate{" "}
             <span className="font-normal text-muted">
               ({result.activated.length}, {n(result.tokens)} tokens)
             </span>
-          </h4>
+          </Subheading>
           <ul className="flex flex-col gap-1.5" aria-label="Entries that would activate">
             {result.activated.map((entry) => (
               <li
