@@ -32,6 +32,7 @@ import { installBlocking } from "./features/blocking/index.ts";
 import {
   CharacterService,
   characterRoutes,
+  estimateTokens,
   exportCard,
   modelTokenCounter,
   parseCard,
@@ -47,6 +48,7 @@ import {
   resolveModelChoice,
 } from "./features/inference/index.ts";
 import { installLeaderboard } from "./features/leaderboard/index.ts";
+import { lorebookRoutes } from "./features/lorebooks/index.ts";
 import { enableMemoryVectors, memoryRoutes } from "./features/memories/index.ts";
 import { adminModelRoutes } from "./features/models/index.ts";
 import { insertAudit, installModeration, moderationHooks } from "./features/moderation/index.ts";
@@ -227,6 +229,13 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   });
   await app.register(personaRoutes, { db: database.db, auth, storage, limits: config.personaLimits });
   await app.register(memoryRoutes, { db: database.db, auth, edition: config.edition });
+  await app.register(lorebookRoutes, {
+    db: database.db,
+    auth,
+    readCard: parseCard,
+    // The test box counts with the default model when it is ready (or soon), else estimates.
+    tokenCounter: async () => (await inference.readyDefault())?.tokenCounter() ?? estimateTokens,
+  });
   await app.register(modelRoutes, { auth, db: database.db, inference });
   await app.register(adminModelRoutes, { config, auth, inference });
   const stopUpkeep = await installChat(app, {

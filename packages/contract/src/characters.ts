@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { characterLimits as limits } from "./labels.ts";
+import { lorebookBody } from "./lorebooks.ts";
 import { promptCost } from "./prompt.ts";
 
 /** Visibility values (chat-and-characters §4). Share is offered for public or hidden bots. */
@@ -61,6 +62,8 @@ export const characterFields = z.object({
   system_prompt: text(limits.system_prompt).default(""),
   post_history_instructions: text(limits.post_history_instructions).default(""),
   creator_notes: text(limits.creator_notes).default(""),
+  /** The character's own lorebook (part of its definition); null for none. */
+  character_book: lorebookBody.nullable().default(null),
 });
 
 /** POST /api/characters?switch=T1 */
@@ -119,6 +122,8 @@ export const character = z.object({
   moderationReport,
   reportsType: z.array(z.string()),
   has_lorebook: z.boolean(),
+  /** The character's lorebook; null when it has none or the definition is withheld from this viewer. */
+  character_book: lorebookBody.nullable(),
   is_favorite: z.boolean(),
   is_creator: z.boolean(),
   created_at: z.string(),

@@ -12,6 +12,7 @@ export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./labels.ts";
 export * from "./leaderboard.ts";
+export * from "./lorebooks.ts";
 export * from "./macros.ts";
 export * from "./memories.ts";
 export * from "./models.ts";

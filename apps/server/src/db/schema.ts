@@ -5,6 +5,7 @@ export * from "../features/blocking/schema.ts";
 export * from "../features/characters/schema.ts";
 export * from "../features/chats/schema.ts";
 export * from "../features/leaderboard/schema.ts";
+export * from "../features/lorebooks/schema.ts";
 export * from "../features/memories/schema.ts";
 export * from "../features/moderation/schema.ts";
 export * from "../features/personas/schema.ts";

@@ -9,6 +9,7 @@ import { checkoutEndpoints } from "./checkout.ts";
 import { generationEndpoints } from "./generation.ts";
 import { impersonationEndpoints } from "./impersonation.ts";
 import { leaderboardEndpoints } from "./leaderboard.ts";
+import { lorebookEndpoints } from "./lorebooks.ts";
 import { memoryEndpoints } from "./memories.ts";
 import { modelEndpoints } from "./models.ts";
 import { moderationEndpoints } from "./moderation.ts";
@@ -32,6 +33,7 @@ export {
   generationEndpoints,
   impersonationEndpoints,
   leaderboardEndpoints,
+  lorebookEndpoints,
   memoryEndpoints,
   modelEndpoints,
   moderationEndpoints,
@@ -68,4 +70,5 @@ export const allEndpoints: readonly EndpointDef[] = [
   saleEndpoints,
   pledgeEndpoints,
   memoryEndpoints,
+  lorebookEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

@@ -1,6 +1,7 @@
 import type { Character, CharacterCard } from "@hearth/contract";
 import { avatarUrl } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
+import { characterBookForWire } from "../lorebooks/index.ts";
 import type { CardRow } from "./list-queries.ts";
 import { canSeeDefinition, isCreator, type MaybeViewer } from "./policy.ts";
 import type { FoundCharacter } from "./queries.ts";
@@ -46,6 +47,7 @@ export function toCharacter(found: FoundCharacter, viewer: MaybeViewer, storage:
     reportsType: r.reportsType,
     // Whether a lorebook exists is not part of the definition's secret; its content is.
     has_lorebook: r.characterBook !== null,
+    character_book: shown ? characterBookForWire(r.characterBook) : null,
     is_favorite: found.isFavorite,
     is_creator: isCreator(viewer, r),
     created_at: r.createdAt.toISOString(),

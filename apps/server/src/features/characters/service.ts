@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { avatarFileKey, deleteAvatarFiles, storeAvatar } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/index.ts";
+import { toCharacterBook } from "../lorebooks/index.ts";
 import type { ExportableCharacter } from "./cards/types.ts";
 import { awaitsReview, statusOnCreate, statusOnCreatorEdit } from "./moderation.ts";
 import { assertCanChat, invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
@@ -98,6 +99,10 @@ function toColumns(f: Partial<CharacterFields>): Partial<NewCharacterRow> {
   set("visibility", f.visibility);
   set("language", f.language);
   set("isNsfw", f.is_nsfw);
+  // Kept as a card's character_book, as an imported card's is, so card export writes it as is.
+  if (f.character_book !== undefined) {
+    out.characterBook = f.character_book === null ? null : toCharacterBook(f.character_book);
+  }
   return out;
 }
 
@@ -123,7 +128,8 @@ export class CharacterService {
       tokenCount: await this.deps.countTokens(promptText(columns as Required<NewCharacterRow>)),
       moderationStatus:
         extras.moderationStatus ?? statusOnCreate(fields.visibility, this.deps.reviewPublicBots),
-      characterBook: extras.characterBook ?? null,
+      // An imported card's book as the card had it; else the one the editor sent.
+      characterBook: extras.characterBook ?? columns.characterBook ?? null,
       extensions: extras.extensions ?? {},
     };
     const reviews = this.deps.moderation;

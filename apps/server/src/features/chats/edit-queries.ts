@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { copyConversationLorebooks } from "../lorebooks/index.ts";
 import { copyMemories, forgetMemoriesOf } from "../memories/index.ts";
 import { lastMessage, summaryOf, writeReply } from "./queries.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
@@ -111,6 +112,7 @@ export async function cloneConversation(
     // The clone keeps the memories whose messages it keeps (manual ones always).
     const messageIdMap = new Map(copied.rows.map((r) => [r.old_id, r.new_id]));
     await copyMemories(tx as unknown as Db, source.id, id, messageIdMap);
+    await copyConversationLorebooks(tx as unknown as Db, source.id, id);
     const [counted] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(messages)

@@ -31,6 +31,8 @@ export interface ActivatedEntry {
   tokens: number;
   /** What activated it: a key (as written), "constant", or "recursion" through another entry. */
   reason: string;
+  /** The kind of reason (a key may itself read "constant"). */
+  via: "constant" | "key" | "recursion";
 }
 
 export interface Activation {
@@ -63,6 +65,13 @@ function keyMatcher(entry: LoreEntry, key: string): RegExp | null {
   return entry.wholeWords
     ? new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(key)}(?![\\p{L}\\p{N}_])`, flags)
     : new RegExp(escapeRegExp(key), flags);
+}
+
+/** The entry's keys that are meant as regular expressions but do not compile (they never match). */
+export function invalidKeys(entry: LoreEntry): string[] {
+  return [...entry.keys, ...entry.secondaryKeys].filter(
+    (key) => (entry.useRegex || REGEX_KEY.test(key)) && keyMatcher(entry, key) === null,
+  );
 }
 
 /** Compiled once per book (the regular expressions of every key). */
@@ -116,7 +125,7 @@ export function activateLore(book: Lorebook, messages: string[], options: Activa
     return text;
   };
 
-  const chosen = new Map<LoreEntry, string>();
+  const chosen = new Map<LoreEntry, { reason: string; via: ActivatedEntry["via"] }>();
   const rolled = new Set<LoreEntry>();
   const passes = (entry: LoreEntry) => {
     // Each entry rolls once per turn, whichever pass finds it.
@@ -126,8 +135,10 @@ export function activateLore(book: Lorebook, messages: string[], options: Activa
   };
   const enabled = book.entries.filter((e) => e.enabled);
   for (const entry of enabled) {
-    const reason = entry.constant ? "constant" : matchIn(entry, scanned(entry));
-    if (reason && passes(entry)) chosen.set(entry, reason);
+    const key = entry.constant ? null : matchIn(entry, scanned(entry));
+    if ((entry.constant || key) && passes(entry)) {
+      chosen.set(entry, key ? { reason: key, via: "key" } : { reason: "constant", via: "constant" });
+    }
   }
   if (book.recursiveScanning) {
     let fresh = [...chosen.keys()];
@@ -141,7 +152,7 @@ export function activateLore(book: Lorebook, messages: string[], options: Activa
       for (const entry of enabled) {
         if (chosen.has(entry) || rolled.has(entry) || entry.excludeRecursion) continue;
         if (matchIn(entry, text) && passes(entry)) {
-          chosen.set(entry, "recursion");
+          chosen.set(entry, { reason: "recursion", via: "recursion" });
           fresh.push(entry);
         }
       }
@@ -173,7 +184,7 @@ export function activateLore(book: Lorebook, messages: string[], options: Activa
       depth: entry.depth,
       insertionOrder: entry.insertionOrder,
       tokens: cost,
-      reason: chosen.get(entry) ?? "",
+      ...(chosen.get(entry) ?? { reason: "", via: "key" }),
     });
   }
   entries.sort((a, b) => a.insertionOrder - b.insertionOrder);

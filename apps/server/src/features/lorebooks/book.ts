@@ -44,6 +44,7 @@ export interface LoreEntry {
 
 export interface Lorebook {
   name: string;
+  description: string;
   /** How many of the newest messages are scanned for keys. */
   scanDepth: number;
   /** Tokens the book's entries may take together. */
@@ -89,15 +90,21 @@ const rawEntry = z.object({
   depth: num.optional(),
   case_sensitive: z.boolean().nullish().catch(undefined),
   caseSensitive: z.boolean().nullish().catch(undefined),
+  // SillyTavern world info keeps these at the entry's top level (null: the global setting).
+  matchWholeWords: z.boolean().nullish().catch(undefined),
+  excludeRecursion: z.boolean().nullish().catch(undefined),
+  preventRecursion: z.boolean().nullish().catch(undefined),
   use_regex: z.boolean().optional().catch(undefined),
   probability: num.optional(),
   useProbability: z.boolean().optional().catch(undefined),
   scanDepth: num.nullish(),
+  displayIndex: num.optional(),
   extensions: record.optional(),
 });
 
 const rawBook = z.object({
   name: z.string().optional().catch(undefined),
+  description: z.string().optional().catch(undefined),
   scan_depth: num.optional(),
   token_budget: num.optional(),
   recursive_scanning: z.boolean().optional().catch(undefined),
@@ -111,12 +118,11 @@ const finite = (...values: Array<unknown>): number | undefined =>
   values.find((v): v is number => typeof v === "number" && Number.isFinite(v));
 
 function positionOf(position: unknown, extensionPosition: unknown): LorePosition {
-  // SillyTavern: 0 before the character, 1 after, 2/3 around examples, 4 at depth, 5/6 notes.
-  const st = finite(extensionPosition);
+  // SillyTavern: 0 before the character, 1 after, 2/3 around examples, 4 at depth, 5/6 notes
+  // (in a card's extensions, or at the top level of a world-info entry).
+  const st = finite(extensionPosition, position);
   if (st !== undefined) return st === 4 ? "at_depth" : st === 0 || st === 2 ? "before_char" : "after_char";
-  if (position === "before_char" || position === 0) return "before_char";
-  if (position === 4) return "at_depth";
-  return "after_char";
+  return position === "before_char" ? "before_char" : "after_char";
 }
 
 function toEntry(value: unknown, index: number): LoreEntry | null {
@@ -145,25 +151,49 @@ function toEntry(value: unknown, index: number): LoreEntry | null {
     position: positionOf(e.position, ext.position),
     depth: Math.max(0, Math.trunc(finite(ext.depth, e.depth) ?? 4)),
     caseSensitive: bool("case_sensitive") ?? e.case_sensitive ?? e.caseSensitive ?? false,
-    wholeWords: bool("match_whole_words") ?? false,
+    wholeWords: bool("match_whole_words") ?? e.matchWholeWords ?? false,
     useRegex: e.use_regex ?? false,
     probability: Math.min(100, Math.max(0, probability)),
     scanDepth: scanDepth === undefined ? null : Math.max(0, Math.trunc(scanDepth)),
-    excludeRecursion: bool("exclude_recursion") ?? false,
-    preventRecursion: bool("prevent_recursion") ?? false,
+    excludeRecursion: bool("exclude_recursion") ?? e.excludeRecursion ?? false,
+    preventRecursion: bool("prevent_recursion") ?? e.preventRecursion ?? false,
   };
 }
 
-/** The book a card or world-info file holds, or null when it holds no usable entry. */
-export function readLorebook(value: unknown): Lorebook | null {
+/** A world-info map in its editor's order (displayIndex), else as listed (by uid). */
+function byDisplayIndex(entries: unknown[]): unknown[] {
+  const indexOf = (value: unknown) => {
+    const index = (value as { displayIndex?: unknown } | null)?.displayIndex;
+    return typeof index === "number" && Number.isFinite(index) ? index : Number.POSITIVE_INFINITY;
+  };
+  return entries
+    .map((value, at) => ({ value, at, index: indexOf(value) }))
+    .sort((a, b) => a.index - b.index || a.at - b.at)
+    .map((e) => e.value);
+}
+
+/** How many entries a card's book or world-info file lists, usable or not. */
+export function rawEntryCount(value: unknown): number {
+  const parsed = rawBook.safeParse(value);
+  if (!parsed.success) return 0;
+  const { entries } = parsed.data;
+  return Array.isArray(entries) ? entries.length : Object.keys(entries).length;
+}
+
+/**
+ * The book a card or world-info file holds, or null when it holds no usable entry (`keepEmpty`:
+ * a book without entries is still a book, for an editor showing what was saved).
+ */
+export function readLorebook(value: unknown, options: { keepEmpty?: boolean } = {}): Lorebook | null {
   const parsed = rawBook.safeParse(value);
   if (!parsed.success) return null;
   const book = parsed.data;
-  const list = Array.isArray(book.entries) ? book.entries : Object.values(book.entries);
+  const list = Array.isArray(book.entries) ? book.entries : byDisplayIndex(Object.values(book.entries));
   const entries = list.map(toEntry).filter((e): e is LoreEntry => e !== null);
-  if (entries.length === 0) return null;
+  if (entries.length === 0 && !options.keepEmpty) return null;
   return {
     name: book.name ?? "",
+    description: book.description ?? "",
     scanDepth: Math.max(0, Math.trunc(finite(book.scan_depth) ?? DEFAULT_SCAN_DEPTH)),
     tokenBudget: Math.max(0, Math.trunc(finite(book.token_budget) ?? DEFAULT_TOKEN_BUDGET)),
     recursiveScanning: book.recursive_scanning ?? false,

@@ -27,7 +27,8 @@ export interface ParsedCard {
 
 /** What the characters feature hands over to write a card file. */
 export interface ExportableCharacter {
-  fields: Required<CharacterCreate>;
+  /** The definition's fields; its lorebook is `characterBook`, as stored. */
+  fields: Required<Omit<CharacterCreate, "character_book">>;
   characterBook: unknown | null;
   extensions: Record<string, unknown>;
   creatorUsername: string | null;

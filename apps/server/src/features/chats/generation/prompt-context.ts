@@ -2,7 +2,15 @@ import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import type { EmbeddingBackend } from "../../../ports/embeddings.ts";
 import type { CharacterRow } from "../../characters/index.ts";
-import { type ActivatedEntry, activateLore, loreText, readLorebook } from "../../lorebooks/index.ts";
+import {
+  type ActivatedEntry,
+  type Activation,
+  activateLore,
+  attachedBooksForPrompt,
+  type Lorebook,
+  loreText,
+  readLorebook,
+} from "../../lorebooks/index.ts";
 import { type RecalledMemory, recallMemories } from "../../memories/index.ts";
 import type { HistoryMessage, PromptContext } from "../prompt.ts";
 
@@ -18,9 +26,35 @@ export interface GatheredContext {
 }
 
 /**
- * What the character's lorebook and the conversation's memories add to this turn: lore entries
- * the newest messages activate (only the book's scan depth is read, so a long chat costs what a
- * short one does), and memories recalled within the tier's budget.
+ * Every book of this turn, the character's first, then the conversation's attached ones: each
+ * within its own budget, all of them together within `maxTokens` (a book gets what the books
+ * before it left). Entries of all books are placed by insertion order.
+ */
+function activateBooks(
+  books: Lorebook[],
+  texts: string[],
+  options: { countTokens: (text: string) => number; maxTokens: number },
+): Activation {
+  const all: Activation = { entries: [], tokens: 0, overBudget: [] };
+  for (const book of books) {
+    const one = activateLore(book, texts, {
+      countTokens: options.countTokens,
+      maxTokens: options.maxTokens - all.tokens,
+    });
+    all.entries.push(...one.entries);
+    all.tokens += one.tokens;
+    all.overBudget.push(...one.overBudget);
+  }
+  // Stable: between equal orders, the character's book comes first.
+  all.entries.sort((a, b) => a.insertionOrder - b.insertionOrder);
+  return all;
+}
+
+/**
+ * What the lorebooks (the character's and the conversation's attached ones) and the
+ * conversation's memories add to this turn: lore entries the newest messages activate (only each
+ * book's scan depth is read, so a long chat costs what a short one does), and memories recalled
+ * within the tier's budget.
  */
 export async function gatherPromptContext(
   db: Db,
@@ -39,13 +73,15 @@ export async function gatherPromptContext(
   },
 ): Promise<GatheredContext> {
   const texts = input.history.map((m) => m.content);
-  const book = readLorebook(input.character.characterBook);
-  const activation = book
-    ? activateLore(book, texts, {
-        countTokens: input.countTokens,
-        maxTokens: Math.floor(input.promptTokens * LORE_SHARE),
-      })
-    : { entries: [], tokens: 0, overBudget: [] };
+  const characterBook = readLorebook(input.character.characterBook);
+  const books = [
+    ...(characterBook ? [characterBook] : []),
+    ...(await attachedBooksForPrompt(db, input.conversationId)),
+  ];
+  const activation = activateBooks(books, texts, {
+    countTokens: input.countTokens,
+    maxTokens: Math.floor(input.promptTokens * LORE_SHARE),
+  });
   const memories = await recallMemories(db, {
     conversationId: input.conversationId,
     permissions: input.permissions,

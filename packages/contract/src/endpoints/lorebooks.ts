@@ -1,0 +1,116 @@
+import { endpoint, idParams } from "../endpoint.ts";
+import {
+  conversationLorebooks,
+  conversationLorebooksUpdate,
+  lorebook,
+  lorebookCreate,
+  lorebookExportQuery,
+  lorebookImportResult,
+  lorebookList,
+  loreTestRequest,
+  loreTestResult,
+} from "../lorebooks.ts";
+
+/**
+ * Standalone lorebooks (apps/server/src/features/lorebooks): a signed-in member's own (not
+ * guests'); another member's book answers 404 like a missing one. A character's own book is
+ * part of its definition (`character_book` on the characters endpoints).
+ */
+export const lorebookEndpoints = {
+  list: endpoint({
+    method: "GET",
+    path: "/api/lorebooks",
+    summary: "The member's lorebooks, newest first",
+    tag: "Lorebooks",
+    access: "member",
+    response: lorebookList,
+  }),
+  create: endpoint({
+    method: "POST",
+    path: "/api/lorebooks",
+    summary: "Create a lorebook",
+    tag: "Lorebooks",
+    access: "member",
+    body: lorebookCreate,
+    response: lorebook,
+    status: 201,
+  }),
+  get: endpoint({
+    method: "GET",
+    path: "/api/lorebooks/{id}",
+    summary: "A lorebook with its entries",
+    tag: "Lorebooks",
+    access: "member",
+    params: idParams,
+    response: lorebook,
+  }),
+  update: endpoint({
+    method: "PUT",
+    path: "/api/lorebooks/{id}",
+    summary: "Replace a lorebook's settings and entries",
+    tag: "Lorebooks",
+    access: "member",
+    params: idParams,
+    body: lorebookCreate,
+    response: lorebook,
+  }),
+  delete: endpoint({
+    method: "DELETE",
+    path: "/api/lorebooks/{id}",
+    summary: "Delete a lorebook (it is detached from every chat)",
+    tag: "Lorebooks",
+    access: "member",
+    params: idParams,
+    response: null,
+  }),
+  import: endpoint({
+    method: "POST",
+    path: "/api/lorebooks/import",
+    summary:
+      "Create a lorebook from a file (multipart field `file`): SillyTavern world-info JSON, a card's JSON or PNG with a character_book, or a bare character_book",
+    tag: "Lorebooks",
+    access: "member",
+    body: "multipart",
+    response: lorebookImportResult,
+    status: 201,
+  }),
+  export: endpoint({
+    method: "GET",
+    path: "/api/lorebooks/{id}/export",
+    summary: "Download a lorebook as SillyTavern world-info JSON or as a card's character_book",
+    tag: "Lorebooks",
+    access: "member",
+    params: idParams,
+    query: lorebookExportQuery,
+    response: null,
+    file: "application/json",
+  }),
+  test: endpoint({
+    method: "POST",
+    path: "/api/lorebooks/test",
+    summary: "Which entries of a book would this message activate (the editor's test box)",
+    tag: "Lorebooks",
+    access: "member",
+    body: loreTestRequest,
+    response: loreTestResult,
+  }),
+  conversationList: endpoint({
+    method: "GET",
+    path: "/api/conversations/{id}/lorebooks",
+    summary: "The lorebooks attached to one of the member's conversations",
+    tag: "Lorebooks",
+    access: "member",
+    params: idParams,
+    response: conversationLorebooks,
+  }),
+  conversationSet: endpoint({
+    method: "PUT",
+    path: "/api/conversations/{id}/lorebooks",
+    summary: "Attach lorebooks to a conversation (the whole list; an empty list detaches all)",
+    tag: "Lorebooks",
+    access: "member",
+    params: idParams,
+    body: conversationLorebooksUpdate,
+    response: conversationLorebooks,
+  }),
+} as const;
