@@ -139,6 +139,16 @@ describe("lorebooks", () => {
     expect(await activated(section, "A storm breaks over the sea.", "keys")).toEqual(["World rule"]);
     await section.getByText("Would activate").waitFor();
 
+    // An entry without text is refused with the contract's message, then deleted after a confirm.
+    await section.getByRole("button", { name: "Add entry" }).click();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    const blank = entry(section, 3);
+    await blank.getByText("An entry needs text").waitFor();
+    await blank.getByText("Needs a fix").waitFor();
+    await blank.getByRole("button", { name: "Delete Entry 4" }).click();
+    await blank.getByRole("button", { name: "Delete entry", exact: true }).click();
+    await expect.poll(() => section.locator("li[data-lore-entry]").count()).toBe(3);
+
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Changes saved").waitFor();
     await page.reload();
