@@ -228,7 +228,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     cards: { parse: parseCard, export: exportCard },
   });
   await app.register(personaRoutes, { db: database.db, auth, storage, limits: config.personaLimits });
-  await app.register(memoryRoutes, { db: database.db, auth, edition: config.edition });
+  await app.register(memoryRoutes, { db: database.db, auth, site: config });
   await app.register(lorebookRoutes, {
     db: database.db,
     auth,

@@ -24,6 +24,8 @@ const envSchema = z.object({
     .regex(/^#[0-9a-fA-F]{6}$/)
     .default("#f97316"),
   HEARTH_EDITION: z.enum(["roleplay", "family", "partner"]).default("roleplay"),
+  /** Off on a "flagged build": memory management hidden as on the partner edition (§6). */
+  HEARTH_MEMORY_MANAGER: z.stringbool().default(true),
   HEARTH_GUESTS: z.stringbool().default(true),
   HEARTH_SIGNUP: z.stringbool().default(true),
   HEARTH_FIRST_USER_ADMIN: z.stringbool().default(true),
@@ -138,6 +140,8 @@ export interface Config {
   logLevel: Env["HEARTH_LOG_LEVEL"];
   brand: { name: string; accent: string };
   edition: Env["HEARTH_EDITION"];
+  /** Memory management may be offered (HEARTH_MEMORY_MANAGER); the partner edition hides it anyway. */
+  memoryManager: boolean;
   guests: boolean;
   signup: boolean;
   /** The first account that signs up on a fresh install becomes the administrator. */
@@ -243,6 +247,12 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment. Throws ConfigError naming each bad variable. */
+/** What of the site decides whether memories exist at all. */
+export type MemorySite = Pick<Config, "edition" | "memoryManager">;
+
+/** The partner edition and flagged builds (HEARTH_MEMORY_MANAGER=false) hide memory management everywhere (§6). */
+export const memoriesOffered = (site: MemorySite) => site.edition !== "partner" && site.memoryManager;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -288,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.HEARTH_LOG_LEVEL,
     brand: { name: e.HEARTH_BRAND_NAME, accent: e.HEARTH_ACCENT },
     edition: e.HEARTH_EDITION,
+    memoryManager: e.HEARTH_MEMORY_MANAGER,
     guests: e.HEARTH_GUESTS,
     signup: e.HEARTH_SIGNUP,
     firstUserAdmin: e.HEARTH_FIRST_USER_ADMIN,

@@ -133,6 +133,8 @@ export type Me = z.infer<typeof me>;
 export const appConfig = z.object({
   brand: z.object({ name: z.string(), accent: z.string() }),
   edition: z.enum(["roleplay", "family", "partner"]),
+  /** Memory management is offered (hidden on the partner edition and flagged builds, §6). */
+  memory_manager: z.boolean(),
   auth: z.object({
     email_password: z.boolean(),
     guests: z.boolean(),

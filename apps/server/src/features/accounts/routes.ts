@@ -1,6 +1,6 @@
 import { type AppConfig, accountEndpoints, type Me } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import type { Config } from "../../config.ts";
+import { type Config, memoriesOffered } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
@@ -34,6 +34,7 @@ export async function accountRoutes(
     async (): Promise<AppConfig> => ({
       brand: config.brand,
       edition: config.edition,
+      memory_manager: memoriesOffered(config),
       auth: {
         email_password: true,
         guests: config.guests,

@@ -33,7 +33,7 @@ const depsOf = (h: TestHearth, over: Partial<AutoMemoryDeps> = {}): AutoMemoryDe
   db: h.database.db,
   queue: h.queue,
   bus: h.bus,
-  edition: h.config.edition,
+  site: h.config,
   backend: () => h.inference.backend(),
   repliesWaiting: async () => 0,
   log: (error) => {
@@ -233,5 +233,35 @@ describe("automatic memory on the Redis queue", () => {
     await second;
     const contents = (await listMemories(db, chat)).map((m) => m.content);
     expect(contents.some((c) => c.includes("Brightwater"))).toBe(true);
+  });
+});
+
+describe.each([
+  ["the partner edition", { HEARTH_EDITION: "partner" }],
+  ["a flagged build", { HEARTH_MEMORY_MANAGER: "false" }],
+])("memory management on %s", (_name, env) => {
+  let h: TestHearth;
+  beforeAll(async () => {
+    h = await startTestHearth({ env: { ...env, LLM_MODEL: TEST_MODEL_PATH, LLM_THREADS: "1" } });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it("is hidden: the client is told, every memory route refuses a premium member, nothing is written", async () => {
+    const a = api(h);
+    const config = await h.app.inject({ method: "GET", url: "/api/config" });
+    expect(config.json()).toMatchObject({ memory_manager: false });
+    const sam = await personAs(h, "premium", "Sam");
+    const chat = await oldChat(h, sam, chatLines(FACTS));
+    for (const res of [
+      await a.get(`/api/conversations/${chat}/memories`, sam),
+      await a.post(`/api/conversations/${chat}/memories`, { content: "Sam likes tea." }, sam),
+    ]) {
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json()).toMatchObject({ error_type: "memories_not_allowed" });
+    }
+    expect(await runAutoMemory(depsOf(h), chat)).toBe(0);
+    expect(await listMemories(h.database.db, chat)).toEqual([]);
   });
 });

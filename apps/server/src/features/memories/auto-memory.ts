@@ -1,5 +1,4 @@
 import { MEMORIES_PER_CONVERSATION_MAX } from "@hearth/contract";
-import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../ports/bus.ts";
 import type { LlmBackend } from "../../ports/llm.ts";
@@ -16,7 +15,7 @@ import {
   type SourceMessage,
   type WrittenMemory,
 } from "./memory-writer.ts";
-import { writesAutomaticMemories } from "./policy.ts";
+import { type MemorySite, writesAutomaticMemories } from "./policy.ts";
 import {
   advanceProgress,
   conversationForMemory,
@@ -60,7 +59,7 @@ export interface AutoMemoryDeps {
   db: Db;
   queue: JobQueue;
   bus: EventBus;
-  edition: Config["edition"];
+  site: MemorySite;
   /** The model that writes memories (the site's default). */
   backend: () => Promise<LlmBackend>;
   /** Replies waiting for the model; memory waits while there are any. */
@@ -91,7 +90,7 @@ export async function runAutoMemory(deps: AutoMemoryDeps, conversationId: string
   const conversation = await conversationForMemory(db, conversationId);
   if (!conversation) return 0;
   const viewer = await findViewer(db, conversation.userId);
-  if (!viewer || !writesAutomaticMemories(viewer.permissions, deps.edition)) {
+  if (!viewer || !writesAutomaticMemories(viewer.permissions, deps.site)) {
     await touchProgress(db, conversationId);
     return 0;
   }
@@ -215,7 +214,7 @@ export async function backfill(deps: AutoMemoryDeps): Promise<number> {
   for (const c of candidates) {
     if (!allowed.has(c.userId)) {
       const viewer = await findViewer(deps.db, c.userId);
-      allowed.set(c.userId, !!viewer && writesAutomaticMemories(viewer.permissions, deps.edition));
+      allowed.set(c.userId, !!viewer && writesAutomaticMemories(viewer.permissions, deps.site));
     }
     if (allowed.get(c.userId)) {
       await queueAutoMemory(deps, c.id);
@@ -227,11 +226,11 @@ export async function backfill(deps: AutoMemoryDeps): Promise<number> {
 
 /** After a reply: queue the job when the owner has automatic memory (the job checks the rest). */
 export async function afterReply(
-  deps: Pick<AutoMemoryDeps, "queue" | "db" | "edition">,
+  deps: Pick<AutoMemoryDeps, "queue" | "db" | "site">,
   conversationId: string,
   permissions: readonly string[],
 ): Promise<void> {
-  if (!writesAutomaticMemories(permissions, deps.edition)) return;
+  if (!writesAutomaticMemories(permissions, deps.site)) return;
   const { throughSeq, rewrite } = await progressOf(deps.db, conversationId);
   const unread = await unreadMessages(deps.db, conversationId, throughSeq, MESSAGES_PER_BATCH);
   if (unread.length >= MESSAGES_PER_BATCH || (rewrite && unread.length > 0)) {

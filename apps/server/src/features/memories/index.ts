@@ -10,6 +10,7 @@ export {
   memoryStream,
   runAutoMemory,
 } from "./auto-memory.ts";
+export { type MemorySite, memoriesOffered } from "./policy.ts";
 export { copyMemories, forgetMemoriesOf } from "./queries.ts";
 export { type RecalledMemory, recallMemories } from "./recall.ts";
 export { memoryRoutes } from "./routes.ts";

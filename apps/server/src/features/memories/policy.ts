@@ -1,4 +1,4 @@
-import type { Config } from "../../config.ts";
+import { type MemorySite, memoriesOffered } from "../../config.ts";
 import { HttpError, unauthorized } from "../../http/errors.ts";
 import { assertNotRestricted, type Viewer } from "../accounts/index.ts";
 
@@ -16,16 +16,15 @@ export const memoryNotFound = () =>
 export const conversationNotFound = () =>
   new HttpError(404, "notFound", "No such conversation.", { errorType: "memory_not_found" });
 
-/** The partner edition hides memory management everywhere. */
-export const memoriesOffered = (edition: Config["edition"]) => edition !== "partner";
+export { type MemorySite, memoriesOffered } from "../../config.ts";
 
-/** Signed in, not restricted (403 `restricted`), holding memory_manager, and not the partner edition. */
-export function assertCanManageMemories(viewer: Viewer | null, edition: Config["edition"]): Viewer {
+/** Signed in, not restricted (403 `restricted`), holding memory_manager, on a site that offers memories. */
+export function assertCanManageMemories(viewer: Viewer | null, site: MemorySite): Viewer {
   if (!viewer) throw unauthorized();
   assertNotRestricted(viewer);
   const refuse = (message: string) =>
     new HttpError(403, "forbidden", message, { errorType: "memories_not_allowed" });
-  if (!memoriesOffered(edition)) throw refuse("Memories are not available on this site.");
+  if (!memoriesOffered(site)) throw refuse("Memories are not available on this site.");
   if (!viewer.permissions.includes("memory_manager")) {
     throw refuse(
       viewer.isGuest
@@ -45,14 +44,14 @@ export function assertCanManageMemories(viewer: Viewer | null, edition: Config["
  */
 export function memoryBudgetTokens(
   permissions: readonly string[],
-  edition: Config["edition"],
+  site: MemorySite,
   promptTokens: number,
 ): number {
-  if (!memoriesOffered(edition) || !permissions.includes("memory_manager")) return 0;
+  if (!memoriesOffered(site) || !permissions.includes("memory_manager")) return 0;
   const tier = permissions.includes("8k_context") ? 768 : permissions.includes("4k_context") ? 512 : 256;
   return Math.max(0, Math.min(tier, Math.floor(promptTokens / 5)));
 }
 
 /** Whether the model writes memories on its own for this viewer. */
-export const writesAutomaticMemories = (permissions: readonly string[], edition: Config["edition"]) =>
-  memoriesOffered(edition) && permissions.includes("conversation_memory_auto");
+export const writesAutomaticMemories = (permissions: readonly string[], site: MemorySite) =>
+  memoriesOffered(site) && permissions.includes("conversation_memory_auto");

@@ -1,7 +1,6 @@
-import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { EmbeddingBackend } from "../../ports/embeddings.ts";
-import { memoryBudgetTokens } from "./policy.ts";
+import { type MemorySite, memoryBudgetTokens } from "./policy.ts";
 import { rankMemories } from "./queries.ts";
 import { type SemanticQuery, semanticQuery } from "./vectors.ts";
 
@@ -14,7 +13,7 @@ export interface RecalledMemory {
 export interface RecallRequest {
   conversationId: string;
   permissions: readonly string[];
-  edition: Config["edition"];
+  site: MemorySite;
   /** The latest turns, which relevance is measured against. */
   text: string;
   /** Tokens the whole prompt may use (window less the reply's reserve). */
@@ -35,7 +34,7 @@ const LINE_OVERHEAD = 2;
  * of the rest until the budget is full.
  */
 export async function recallMemories(db: Db, request: RecallRequest): Promise<RecalledMemory[]> {
-  const budget = memoryBudgetTokens(request.permissions, request.edition, request.promptTokens);
+  const budget = memoryBudgetTokens(request.permissions, request.site, request.promptTokens);
   if (budget <= 0) return [];
   let semantic: SemanticQuery | null = null;
   if (request.embedder) {

@@ -1,6 +1,5 @@
 import { MEMORIES_PER_CONVERSATION_MAX, memoryEndpoints } from "@hearth/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
@@ -8,6 +7,7 @@ import { type Auth, contextTokens, getViewer, type Viewer } from "../accounts/in
 import {
   assertCanManageMemories,
   conversationNotFound,
+  type MemorySite,
   memoryBudgetTokens,
   memoryNotFound,
   writesAutomaticMemories,
@@ -26,7 +26,7 @@ import {
 export interface MemoryRouteDeps {
   db: Db;
   auth: Auth;
-  edition: Config["edition"];
+  site: MemorySite;
 }
 
 /**
@@ -37,7 +37,7 @@ export interface MemoryRouteDeps {
 export async function memoryRoutes(app: FastifyInstance, deps: MemoryRouteDeps) {
   const { db } = deps;
   const viewerOf = async (req: FastifyRequest): Promise<Viewer> =>
-    assertCanManageMemories(await getViewer(deps.auth, req), deps.edition);
+    assertCanManageMemories(await getViewer(deps.auth, req), deps.site);
   // Every route of this plugin: a signed-out caller, a guest or a free member is answered 401/403
   // whatever they sent (the viewer is resolved once per request, so the handlers' call is free).
   app.addHook("preHandler", async (req) => {
@@ -58,8 +58,8 @@ export async function memoryRoutes(app: FastifyInstance, deps: MemoryRouteDeps) 
     await ownConversation(viewer, params.id);
     return {
       memories: (await listMemories(db, params.id)).map(toMemory),
-      budget_tokens: memoryBudgetTokens(viewer.permissions, deps.edition, contextTokens(viewer.permissions)),
-      automatic: writesAutomaticMemories(viewer.permissions, deps.edition),
+      budget_tokens: memoryBudgetTokens(viewer.permissions, deps.site, contextTokens(viewer.permissions)),
+      automatic: writesAutomaticMemories(viewer.permissions, deps.site),
       max_memories: MEMORIES_PER_CONVERSATION_MAX,
     };
   });

@@ -20,13 +20,11 @@ export const memoryKeys = {
 };
 
 /**
- * Manage Memories: the memory_manager permission, and never in the partner edition (§6). Guests
- * have no paid plan, so they never have the permission.
+ * Manage Memories: the memory_manager permission, on a site that offers it (never the partner
+ * edition or a flagged build, §6). Guests have no paid plan, so they never have the permission.
  */
 export function canManageMemories(me: Me | null, config: AppConfig): boolean {
-  return (
-    Boolean(me && !me.is_guest && me.permissions.includes("memory_manager")) && config.edition !== "partner"
-  );
+  return Boolean(me && !me.is_guest && me.permissions.includes("memory_manager")) && config.memory_manager;
 }
 
 export const memoryListQuery = (conversationId: string) =>

@@ -1,4 +1,3 @@
-import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import type { EmbeddingBackend } from "../../../ports/embeddings.ts";
 import type { CharacterRow } from "../../characters/index.ts";
@@ -11,7 +10,7 @@ import {
   loreText,
   readLorebook,
 } from "../../lorebooks/index.ts";
-import { type RecalledMemory, recallMemories } from "../../memories/index.ts";
+import { type MemorySite, type RecalledMemory, recallMemories } from "../../memories/index.ts";
 import type { HistoryMessage, PromptContext } from "../prompt.ts";
 
 /** Lore takes at most this share of what the prompt may use (the book's own budget may be lower). */
@@ -58,7 +57,7 @@ function activateBooks(
  */
 export async function gatherPromptContext(
   db: Db,
-  edition: Config["edition"],
+  site: MemorySite,
   input: {
     conversationId: string;
     character: Pick<CharacterRow, "characterBook">;
@@ -85,7 +84,7 @@ export async function gatherPromptContext(
   const memories = await recallMemories(db, {
     conversationId: input.conversationId,
     permissions: input.permissions,
-    edition,
+    site,
     text: texts.slice(-RECALL_TURNS).join("\n"),
     promptTokens: input.promptTokens,
     countTokens: input.countTokens,

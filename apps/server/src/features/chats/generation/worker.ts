@@ -1,5 +1,4 @@
 import type { ErrorCode, GenerationEvent } from "@hearth/contract";
-import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import { describeError } from "../../../lib/describe-error.ts";
 import type { EventBus } from "../../../ports/bus.ts";
@@ -9,6 +8,7 @@ import { LlmError } from "../../../ports/llm.ts";
 import { findViewer } from "../../accounts/index.ts";
 import { findCharacter } from "../../characters/index.ts";
 import type { InferenceService, RegistryEntry } from "../../inference/index.ts";
+import type { MemorySite } from "../../memories/index.ts";
 import { resolvePersonaForPrompt } from "../../personas/index.ts";
 import { toMessage } from "../mappers.ts";
 import { buildPromptWithin, type HistoryMessage, type PromptMode, PromptTooLongError } from "../prompt.ts";
@@ -38,8 +38,8 @@ export interface WorkerDeps {
   db: Db;
   bus: EventBus;
   inference: InferenceService;
-  /** The partner edition leaves memories out of prompts. */
-  edition: Config["edition"];
+  /** Whether the site offers memories (not the partner edition or a flagged build). */
+  memorySite: MemorySite;
   /** Where failures the worker survives are reported (ids and causes only, never text). */
   logFailure: (
     context: { generationId: string; conversationId?: string; cause: string },
@@ -117,7 +117,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       .map((m) => ({ id: m.id, role: m.role, content: m.content }));
     const continued = mode === "continue" && target ? target.content : "";
 
-    const gathered = await gatherPromptContext(db, deps.edition, {
+    const gathered = await gatherPromptContext(db, deps.memorySite, {
       conversationId: conversation.id,
       character,
       permissions: viewer.permissions,
