@@ -179,6 +179,17 @@ describe.each(drivers)("lorebooks in chats and characters on %s", (driver) => {
       );
       expect(renamed.json<Character>().character_book?.entries.map((e) => e.id)).toEqual(["9"]);
 
+      // A book without entries yet stays a book (the editor shows what was saved; prompts skip it).
+      const draft = await a.patch(
+        `/api/characters/${created.id}?switch=T1`,
+        { character_book: { name: "Draft", entries: [] } },
+        creator,
+      );
+      expect(draft.json<Character>()).toMatchObject({
+        has_lorebook: true,
+        character_book: { name: "Draft", entries: [] },
+      });
+
       const cleared = await a.patch(
         `/api/characters/${created.id}?switch=T1`,
         { character_book: null },
