@@ -15,7 +15,7 @@ import {
   queueAutoMemory,
   runAutoMemory,
 } from "./auto-memory.ts";
-import { progressOf } from "./progress.ts";
+import { progressOf } from "./progress-queries.ts";
 import { listMemories } from "./queries.ts";
 
 /** Facts a member states, each rich enough (names, places) to be worth remembering. */

@@ -24,7 +24,7 @@ import {
   touchProgress,
   unchangedSince,
   unreadMessages,
-} from "./progress.ts";
+} from "./progress-queries.ts";
 import { countMemories, insertMemory, listMemories } from "./queries.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { conversations } from "../chats/schema.ts";
-import { rewindProgress } from "./progress.ts";
+import { rewindProgress } from "./progress-queries.ts";
 import { type MemoryRow, memories } from "./schema.ts";
 import { type SemanticQuery, semanticRanking } from "./vectors.ts";
 
