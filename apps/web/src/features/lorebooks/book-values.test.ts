@@ -3,6 +3,7 @@ import {
   bookErrors,
   emptyBook,
   entryErrors,
+  entryTitle,
   keysSummary,
   moveEntry,
   newEntry,
@@ -61,5 +62,13 @@ describe("lorebook editor values", () => {
     const entry = { ...newEntry(emptyBook()), keys: ["a", "b", "c", "d"] };
     expect(keysSummary(entry)).toBe("a, b, c +1");
     expect(keysSummary({ ...entry, keys: [], constant: true })).toBe("No keys (always used)");
+  });
+
+  it("names an entry by its name, else its first key, else its place", () => {
+    const entry = newEntry(emptyBook());
+    expect(entryTitle({ ...entry, name: " Dragons ", keys: ["dragon"] }, 0)).toBe("Dragons");
+    expect(entryTitle({ ...entry, name: "  ", keys: ["Teeth", "fangs"] }, 0)).toBe("Teeth");
+    expect(entryTitle({ ...entry, keys: [" ", "fangs"] }, 1)).toBe("fangs");
+    expect(entryTitle({ ...entry, keys: [] }, 2)).toBe("Entry 3");
   });
 });

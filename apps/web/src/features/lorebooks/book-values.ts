@@ -101,7 +101,14 @@ export function keysSummary(entry: EntryValues): string {
   return entry.keys.length > 3 ? `${shown} +${entry.keys.length - 3}` : shown;
 }
 
-export const entryTitle = (entry: EntryValues, index: number) => entry.name.trim() || `Entry ${index + 1}`;
+/**
+ * How the editor names an entry: its name, else its first key ("Teeth"), else its place in prompt
+ * order ("Entry 3"), counted from 0 by `index`.
+ */
+export function entryTitle(entry: EntryValues, index: number): string {
+  const key = entry.keys.map((k) => k.trim()).find(Boolean);
+  return entry.name.trim() || key || `Entry ${index + 1}`;
+}
 
 /** Problems keyed by path: "name", "scan_depth", "entries", or "<entry id>.<field>". */
 export type BookErrors = Record<string, string>;

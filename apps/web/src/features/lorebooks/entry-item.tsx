@@ -8,7 +8,7 @@ import { EntryForm } from "./entry-form.tsx";
 
 interface EntryItemProps {
   entry: EntryValues;
-  /** Its place in prompt order, for "Entry 3" when it has no name. */
+  /** Its place in prompt order, for "Entry 3" when it has neither a name nor a key. */
   index: number;
   count: number;
   expanded: boolean;

@@ -8,7 +8,14 @@ import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { CountedField, describedBy, TextArea } from "../characters/form-controls.tsx";
 import { testLorebook } from "./api.ts";
-import { type BookValues, type EntryValues, entryTitle, positionBadge, testableBook } from "./book-values.ts";
+import {
+  type BookValues,
+  type EntryValues,
+  entryTitle,
+  positionBadge,
+  sortedEntries,
+  testableBook,
+} from "./book-values.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
@@ -46,10 +53,11 @@ export function TestBox({ book, headingLevel }: { book: BookValues; headingLevel
     test.mutate({ book: sendable, text, skipped });
   };
 
-  // Entry names as the editor shows them ("Entry 2" for unnamed ones).
+  // Entry names as the editor's list shows them (a first key, or "Entry 2" by prompt order).
   const titleOf = (entryId: string, fallback: string) => {
-    const index = book.entries.findIndex((e) => e.id === entryId);
-    const entry = book.entries[index];
+    const inOrder = sortedEntries(book.entries);
+    const index = inOrder.findIndex((e) => e.id === entryId);
+    const entry = inOrder[index];
     return entry ? entryTitle(entry, index) : fallback || "An entry";
   };
 
