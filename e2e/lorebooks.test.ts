@@ -191,6 +191,57 @@ describe("lorebooks", () => {
     await context.close();
   });
 
+  it("shows an entry over the token budget and an invalid regular expression in the test box", async () => {
+    const { context, page, pageErrors } = await newPage(browser, server);
+    await signUp(context, "Lore Tester");
+    const created = await context.request.post("/api/lorebooks", {
+      data: {
+        name: "Wolf lore",
+        token_budget: 40,
+        entries: [
+          // No name: the editor calls it by its first key.
+          { id: "teeth", keys: ["Teeth"], content: "Wolves' teeth shine silver.", priority: 100 },
+          {
+            id: "saga",
+            name: "Long saga",
+            keys: ["wolf"],
+            content: "The saga of the grey wolf, told by the fire. ".repeat(30).trim(),
+          },
+          { id: "broken", name: "Broken pattern", keys: ["/[unclosed/"], content: "Never used." },
+          { id: "blank", keys: [], content: "No name and no keys." },
+        ],
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await page.goto(`/lorebooks/${id}`);
+    const editor = page.locator("[data-lorebook-editor]");
+    await expect
+      .poll(() =>
+        editor
+          .locator("li[data-lore-entry]")
+          .evaluateAll((items) => items.map((i) => i.getAttribute("data-lore-entry"))),
+      )
+      .toEqual(["Teeth", "Long saga", "Broken pattern", "Entry 4"]);
+
+    expect(await activated(editor, "The wolf bares its teeth.", "button")).toEqual(["Teeth"]);
+    const results = editor.locator("[data-lore-test-results]");
+    const overBudget = results.getByRole("list", { name: "Entries over budget" });
+    await expect.poll(() => overBudget.getByRole("listitem").allTextContents()).toEqual(["Long saga"]);
+    const invalid = results.getByRole("list", { name: "Invalid keys" });
+    await expect
+      .poll(() => invalid.getByRole("listitem").allTextContents())
+      .toEqual(["/[unclosed/ in Broken pattern"]);
+    await results.scrollIntoViewIfNeeded();
+    await shot(page, "test-box-budget-regex-1280");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await results.scrollIntoViewIfNeeded();
+    await shot(page, "test-box-budget-regex-390");
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("imports a world-info file on /lorebooks, exports it, and attaches it to a chat", async () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     await signUp(context, "Lore Keeper");
