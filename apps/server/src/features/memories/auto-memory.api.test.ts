@@ -6,6 +6,7 @@ import { insertTestCharacter, readSse } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 import { TEST_MODEL_PATH } from "../../../test/model.ts";
+import { LlmError } from "../../ports/llm.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
 import { conversations, messages } from "../chats/schema.ts";
 import {
@@ -171,6 +172,19 @@ describe.each(drivers)("automatic memory on %s", (driver) => {
     expect(await runAutoMemory(depsOf(h, { repliesWaiting: async () => 1 }), chat)).toBe(0);
     expect((await progressOf(h.database.db, chat)).throughSeq).toBe(0);
     expect(await runAutoMemory(depsOf(h), chat)).toBeGreaterThan(0);
+  });
+
+  it("still remembers when the model fails: the messages' own sentences, and the failure logged", async () => {
+    const sam = await personAs(h, "basic", "Sam");
+    const chat = await oldChat(h, sam, chatLines(FACTS));
+    const logged: string[] = [];
+    const down = depsOf(h, {
+      backend: () => Promise.reject(new LlmError("The model server is down.", "unavailable")),
+      log: (_error, what) => void logged.push(what),
+    });
+    expect(await runAutoMemory(down, chat)).toBeGreaterThan(0);
+    expect((await listMemories(h.database.db, chat)).map((m) => m.content)).toContain(`Sam: ${FACTS[0]}`);
+    expect(logged).toEqual(["the model could not write memories; they are taken from the messages"]);
   });
 
   it("backfills an old chat from the queue, batch by batch, to its last message", async () => {

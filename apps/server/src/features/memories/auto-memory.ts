@@ -147,16 +147,24 @@ async function writeMemories(
 ): Promise<WrittenMemory[]> {
   if (writer.misses >= MODEL_MISSES) return extractMemories(messages);
   if ((await deps.repliesWaiting()) > 0) throw new GaveWay();
-  const backend = await deps.backend();
   let answer = "";
   let finish: string | undefined;
-  for await (const event of backend.chat({
-    messages: memoryPrompt(messages),
-    sampling: { maxTokens: 40 * MEMORIES_PER_BATCH, temperature: 0.2, topP: 0.9, topK: 40 },
-    background: true,
-  })) {
-    if (event.type === "token") answer += event.text;
-    else finish = event.stats.finishReason;
+  try {
+    const backend = await deps.backend();
+    for await (const event of backend.chat({
+      messages: memoryPrompt(messages),
+      sampling: { maxTokens: 40 * MEMORIES_PER_BATCH, temperature: 0.2, topP: 0.9, topK: 40 },
+      background: true,
+    })) {
+      if (event.type === "token") answer += event.text;
+      else finish = event.stats.finishReason;
+    }
+  } catch (error) {
+    // A model that fails here (down, or the batch too long for its window) is not asked again in
+    // this job: the messages' own sentences still make memories.
+    deps.log(error, "the model could not write memories; they are taken from the messages");
+    writer.misses = MODEL_MISSES;
+    return extractMemories(messages);
   }
   if (finish === "abort") throw new GaveWay();
   const fromModel = readModelMemories(answer, messages);

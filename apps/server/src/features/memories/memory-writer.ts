@@ -47,9 +47,17 @@ const contentWords = (text: string) =>
     .map((w) => w.replace(/'s$|'/g, ""))
     .filter((w) => (w.length >= 3 || /\p{N}/u.test(w)) && !STOPWORDS.has(w));
 
+/** Characters of one message the transcript keeps: a batch stays within a small model's window. */
+const TRANSCRIPT_MESSAGE_MAX = 1200;
+
 /** The instruction and the transcript for a model that can follow one. */
 export function memoryPrompt(messages: readonly SourceMessage[]): ChatTurn[] {
-  const transcript = messages.map((m) => `${m.speaker}: ${m.content}`).join("\n");
+  const transcript = messages
+    .map(
+      (m) =>
+        `${m.speaker}: ${m.content.length > TRANSCRIPT_MESSAGE_MAX ? `${m.content.slice(0, TRANSCRIPT_MESSAGE_MAX)}…` : m.content}`,
+    )
+    .join("\n");
   return [
     {
       role: "system",
