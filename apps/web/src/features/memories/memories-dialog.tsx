@@ -69,9 +69,17 @@ function NewMemoryForm({ conversationId, full }: { conversationId: string; full:
   );
 }
 
+/** How often an open dialog reads the list again when the model writes memories too. */
+const AUTOMATIC_REFRESH_MS = 15_000;
+
 /** The saved memories, or what stands in for them while loading, when empty or on failure. */
 function SavedMemories({ conversationId }: { conversationId: string }) {
-  const list = useQuery(memoryListQuery(conversationId));
+  const list = useQuery({
+    ...memoryListQuery(conversationId),
+    // Automatic memories are written in the background after replies: while the dialog is
+    // open they show up without reopening it.
+    refetchInterval: (query) => (query.state.data?.automatic ? AUTOMATIC_REFRESH_MS : false),
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   const data: MemoryList | undefined = list.data;
   const full = data ? data.memories.length >= data.max_memories : false;
