@@ -13,6 +13,7 @@ import {
 } from "../../ui/dropdown-menu.tsx";
 import { ShareDialog } from "../characters/share-dialog.tsx";
 import { RateChatbot } from "../ratings/rate-chatbot.tsx";
+import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 
 const built = (path: string) => routeEntry(path)?.screen !== undefined;
 
@@ -42,6 +43,8 @@ export function ChatHeader({
   const creatorPage =
     creator && built("/creator/$username") ? `/creator/${encodeURIComponent(creator)}` : null;
   const shareable = character.visibility === "public" || character.visibility === "hidden";
+  // Like is hidden while waiting in line (§4 "Waiting queue").
+  const gated = useWaitingGate();
 
   return (
     <div className="shrink-0 border-b border-border bg-bg/85 backdrop-blur-md">
@@ -87,7 +90,7 @@ export function ChatHeader({
           </div>
         </div>
         <div className="flex shrink-0 items-center gap-0.5">
-          <RateChatbot character={character} />
+          {gated ? null : <RateChatbot character={character} />}
           {shareable ? <ShareDialog characterId={character.id} name={character.name} compact /> : null}
           <DropdownMenu>
             <DropdownMenuTrigger asChild>

@@ -47,6 +47,11 @@ interface ChatInputProps {
   fill: { key: string; text: string } | null;
   /** A limit or access error: nothing can be sent. */
   disabled: boolean;
+  /**
+   * Why sending is off for now though the box stays open for a draft (the waiting room): the
+   * send button's title, and `describedBy` the id of the words on screen that describe it.
+   */
+  sendBlocked?: { reason: string; describedBy: string } | null;
   stopping: boolean;
   onSend: (text: string) => boolean;
   onStop: () => void;
@@ -60,6 +65,7 @@ export function ChatInput({
   autopilotText,
   fill,
   disabled,
+  sendBlocked = null,
   stopping,
   onSend,
   onStop,
@@ -70,7 +76,7 @@ export function ChatInput({
   const autopilot = typing === "autopilot";
   const value = autopilot ? (autopilotText ?? "") : draft;
   const generating = typing !== "idle";
-  const canSend = !disabled && !generating && draft.trim() !== "";
+  const canSend = !disabled && !sendBlocked && !generating && draft.trim() !== "";
 
   useEffect(() => writeDraft(conversationId, draft), [conversationId, draft]);
 
@@ -142,7 +148,7 @@ export function ChatInput({
         className={cn(iconButton, "text-muted hover:bg-surface-2 hover:text-accent-text")}
         aria-label="Suggest a reply"
         title="Suggest a reply"
-        disabled={disabled || generating}
+        disabled={disabled || Boolean(sendBlocked) || generating}
         onClick={onSuggest}
       >
         <Sparkles aria-hidden />
@@ -194,7 +200,8 @@ export function ChatInput({
             "disabled:bg-surface-2 disabled:text-muted disabled:opacity-100 disabled:shadow-none",
           )}
           aria-label="Send"
-          title="Send"
+          title={sendBlocked?.reason ?? "Send"}
+          aria-describedby={sendBlocked?.describedBy}
           disabled={!canSend}
         >
           <ArrowUp aria-hidden />

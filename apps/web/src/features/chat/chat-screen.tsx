@@ -11,6 +11,13 @@ import { Button } from "../../ui/button.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
 import { UnblockFromChat } from "../blocking/unblock-from-chat.tsx";
 import { canManageMemories } from "../memories/api.ts";
+import { useRecheckOnRefusal, useWaitingRoom, WaitingGateContext } from "../waiting-room/use-waiting-room.ts";
+import {
+  ExpiredNotice,
+  WaitingRoomBanner as WaitingRoomLine,
+  waitingReasonId,
+  waitingSendReason,
+} from "../waiting-room/waiting-room-banner.tsx";
 import {
   chatKeys,
   conversationQuery,
@@ -147,6 +154,9 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
   const { state } = chat;
   const character = conversation.character;
   const list = useRef<MessageListHandle>(null);
+  // Waiting without a bypass: send is off and regenerate, report and like are hidden (§4).
+  const waiting = useWaitingRoom(character.id, conversation.id);
+  const gated = waiting.gated;
 
   useEffect(() => {
     document.title = pageTitle(character.name, brand.name);
@@ -240,14 +250,17 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
     return suggestion ? { key: `s${suggestion.id}`, text: suggestion.text } : null;
   }, [state.suggestion, state.restoredDraft]);
 
+  useRecheckOnRefusal(waiting, problem?.kind === "waiting", chat.dismissProblem);
+
   const send = (text: string) => {
+    if (gated) return false;
     const accepted = chat.send(text);
     if (accepted) requestAnimationFrame(() => list.current?.scrollToEnd());
     return accepted;
   };
 
   return (
-    <>
+    <WaitingGateContext value={gated}>
       <ChatHeader
         character={character}
         canViewSaved={!me?.is_guest}
@@ -318,6 +331,11 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         {problem?.kind === "tooLong" ? (
           <TooLongBanner detail={problem.detail} model={selectedModel} onDismiss={chat.dismissProblem} />
         ) : null}
+        {waiting.expired ? <ExpiredNotice onDismiss={waiting.dismissExpired} /> : null}
+        {gated ? <WaitingRoomLine view={waiting} skips={waiting.skips} /> : null}
+        {problem?.kind === "waiting" && !gated ? (
+          <ActionErrorBanner message={problem.detail} onDismiss={chat.dismissProblem} />
+        ) : null}
         {problem?.kind === "refused" ? (
           <ActionErrorBanner message={problem.detail} onDismiss={chat.dismissProblem} />
         ) : null}
@@ -364,6 +382,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
             autopilotText={typing === "autopilot" ? (streaming?.text ?? "") : null}
             fill={fill}
             disabled={blocked}
+            sendBlocked={gated ? { reason: waitingSendReason, describedBy: waitingReasonId } : null}
             stopping={streaming?.stopping ?? false}
             onSend={send}
             onStop={chat.stop}
@@ -378,6 +397,6 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         </p>
       </div>
       <ChatToolDialogs tools={tools} conversation={conversation} rows={state.rows} userId={userId} />
-    </>
+    </WaitingGateContext>
   );
 }

@@ -164,6 +164,17 @@ describe("chatReducer", () => {
     expect(viewing.restoredDraft).toMatchObject({ text: "Again" });
     expect(viewing.problem).toEqual({ kind: "refused", detail: "read-only" });
 
+    // Not this member's turn in the waiting room: the words go back to the box, no retry banner.
+    const inLine = run(greeting(), begin, {
+      type: "generation/failed",
+      code: "waitingRoom",
+      detail: "wait your turn",
+      problemId: 3,
+    });
+    expect(inLine.rows.map((r) => r.key)).toEqual(["g"]);
+    expect(inLine.restoredDraft).toMatchObject({ text: "Again" });
+    expect(inLine.problem).toEqual({ kind: "waiting", detail: "wait your turn" });
+
     const midway = run(
       greeting(),
       begin,

@@ -52,6 +52,8 @@ export type ChatProblem =
   | { kind: "tooLong"; detail: string }
   /** The server will not take it from this session at all (an administrator's read-only view): no retry. */
   | { kind: "refused"; detail: string }
+  /** The waiting room is on and it isn't this member's turn (429 waitingRoom): the screen asks the queue again. */
+  | { kind: "waiting"; detail: string }
   | { kind: "access"; code: "invalidAccess" | "blockedBotCreator"; detail: string };
 
 export interface ChatState {
@@ -347,6 +349,8 @@ function failed(state: ChatState, code: string, detail: string, problemId: numbe
     problem = { kind: "tooLong", detail };
   } else if (code === "impersonating") {
     problem = { kind: "refused", detail };
+  } else if (code === "waitingRoom") {
+    problem = { kind: "waiting", detail };
   } else {
     problem = {
       kind: "generation",

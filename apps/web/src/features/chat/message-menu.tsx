@@ -12,6 +12,7 @@ import {
 } from "../../ui/dropdown-menu.tsx";
 import { PromptReportDialog } from "../memories/prompt-report-dialog.tsx";
 import { FlagDialog, type FlaggedMessage } from "../moderation/flag-dialog.tsx";
+import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 
 export const iconButton =
   "inline-flex size-9 items-center justify-center rounded-lg text-muted transition hover:bg-surface-2 hover:text-fg " +
@@ -42,7 +43,9 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
   const me = useMe();
   // The chat's route names its bot; flags need report_character (members, not guests).
   const { characterId } = useParams({ strict: false }) as { characterId?: string };
-  const canReport = Boolean(report && characterId && me?.permissions.includes("report_character"));
+  // Hidden while waiting in line (§4 "Waiting queue").
+  const gated = useWaitingGate();
+  const canReport = Boolean(report && characterId && !gated && me?.permissions.includes("report_character"));
   const [flagging, setFlagging] = useState<FlaggedMessage | null>(null);
   const [explaining, setExplaining] = useState<string | null>(null);
   // An edit box takes the focus: the closing menu must not hand it back to its button.

@@ -3,6 +3,7 @@ import { memo, type ReactNode } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import { cn } from "../../ui/cn.ts";
 import { MessageRating } from "../ratings/message-rating.tsx";
+import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 import type { ChatRow } from "./chat-state.ts";
 import { type EditKind, MessageEditor } from "./message-editor.tsx";
 import { iconButton, MessageMenu } from "./message-menu.tsx";
@@ -238,6 +239,8 @@ export const MessageRow = memo(function MessageRow({
 }: MessageRowProps) {
   const message = row.message;
   const bot = message.role === "bot";
+  // Waiting in line (§4 "Waiting queue"): regenerate and like are hidden, continue is off.
+  const gated = useWaitingGate();
   const note = stateNote(row);
   const time = new Date(message.createdAt);
   const timeLabel = Number.isNaN(time.getTime()) ? undefined : time.toLocaleString();
@@ -256,7 +259,8 @@ export const MessageRow = memo(function MessageRow({
   const onEditImagePrompt =
     editable && tools && message.image_prompt !== null ? () => tools.onEdit(message.id, "image") : undefined;
   // Rate (§2 action row, §4 "Message rating"): a finished bot reply the server has stored.
-  const rateable = bot && stored && !quiet && !streaming && message.state !== "streaming" && content !== "";
+  const rateable =
+    bot && stored && !gated && !quiet && !streaming && message.state !== "streaming" && content !== "";
   const menu = (className?: string) =>
     quiet || streaming ? null : (
       <MessageMenu
@@ -310,10 +314,17 @@ export const MessageRow = memo(function MessageRow({
         </div>
         {lastBot ? (
           <div className="-ml-1.5 flex flex-wrap items-center">
-            <ActionButton label="Regenerate" off={!lastBot.enabled} onClick={lastBot.onRegenerate}>
-              <RefreshCw aria-hidden />
-            </ActionButton>
-            <ActionButton label="Continue" off={!lastBot.enabled} onClick={lastBot.onContinue}>
+            {gated ? null : (
+              <ActionButton label="Regenerate" off={!lastBot.enabled} onClick={lastBot.onRegenerate}>
+                <RefreshCw aria-hidden />
+              </ActionButton>
+            )}
+            <ActionButton
+              label="Continue"
+              title={gated ? "Continue (after your turn in the waiting room)" : undefined}
+              off={!lastBot.enabled || gated}
+              onClick={lastBot.onContinue}
+            >
               <ChevronsRight aria-hidden />
             </ActionButton>
             {message.image_prompt !== null && tools ? (

@@ -1,0 +1,89 @@
+import { type QueueState, queueEndpoints } from "@hearth/contract";
+import { useQuery } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { call } from "../../lib/client.ts";
+import { useMe } from "../../lib/session.ts";
+import { nextCheckMs, openView, skipsLine, viewOf, type WaitingRoomView } from "./waiting-room.ts";
+
+export const waitingRoomKey = (characterId: string, conversationId: string) =>
+  ["waiting-room", characterId, conversationId] as const;
+
+export interface WaitingRoom extends WaitingRoomView {
+  /** The viewer's plan already skips the line (no "Get a Taste" offer). */
+  skips: boolean;
+  /** Ask the queue again now (a send the server refused with 429 waitingRoom). */
+  recheck: () => void;
+  /** Hide the "your spot expired" notice. */
+  dismissExpired: () => void;
+}
+
+/**
+ * The viewer's place in the waiting room for this chat. Asking is joining: the first read puts a
+ * member without access in line. It asks again after `retry_after` while waiting, at once on
+ * `refresh`, and when access would lapse; a failed read counts active subscribers as having
+ * access and everyone else as waiting. Signed out (nothing to chat with): always open.
+ */
+export function useWaitingRoom(characterId: string, conversationId: string): WaitingRoom {
+  const me = useMe();
+  const query = useQuery({
+    queryKey: waitingRoomKey(characterId, conversationId),
+    queryFn: ({ signal }) =>
+      call(queueEndpoints.state, {
+        query: { character_id: characterId, conversation_id: conversationId },
+        signal,
+      }),
+    enabled: me !== null,
+    staleTime: 0,
+    refetchInterval: (q) => nextCheckMs(q.state.data, q.state.status === "error"),
+  });
+
+  // `refresh` says only "ask again": keep showing the last settled answer meanwhile.
+  const settled = useRef<QueueState | undefined>(undefined);
+  if (query.data && query.data.status !== "refresh") settled.current = query.data;
+  const state = settled.current ?? query.data;
+  const view = me ? viewOf(state, query.isError, me, characterId) : openView;
+
+  // `expired` is said once, then the member is simply waiting: the notice stays until they
+  // dismiss it or get access again.
+  const [expiredNotice, setExpiredNotice] = useState(false);
+  useEffect(() => {
+    if (view.expired) setExpiredNotice(true);
+    else if (!view.gated) setExpiredNotice(false);
+  }, [view.expired, view.gated]);
+
+  const { refetch } = query;
+  const recheck = useCallback(() => void refetch(), [refetch]);
+  const dismissExpired = useCallback(() => setExpiredNotice(false), []);
+
+  return {
+    ...view,
+    expired: view.gated && (view.expired || expiredNotice),
+    skips: skipsLine(me),
+    recheck,
+    dismissExpired,
+  };
+}
+
+/**
+ * A send the server refused with 429 waitingRoom: ask the queue again, and once its banner is
+ * up, drop the refusal (the banner says the rest).
+ */
+export function useRecheckOnRefusal(room: WaitingRoom, refused: boolean, dismiss: () => void) {
+  const { recheck, gated } = room;
+  useEffect(() => {
+    if (refused) recheck();
+  }, [refused, recheck]);
+  useEffect(() => {
+    if (refused && gated) dismiss();
+  }, [refused, gated, dismiss]);
+}
+
+/**
+ * Whether this chat is waiting without a bypass: message rows and the header read it to hide
+ * regenerate, report and like (the server would refuse them until the member's turn).
+ */
+export const WaitingGateContext = createContext(false);
+
+export function useWaitingGate(): boolean {
+  return useContext(WaitingGateContext);
+}
