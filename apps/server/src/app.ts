@@ -57,6 +57,7 @@ import { installPledges, pledgeTierOf } from "./features/pledges/index.ts";
 import { installRatings, ratingsOnAccountDeletion } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
 import { activeOffer, installSite, readSale } from "./features/site/index.ts";
+import { installWaitingRoom } from "./features/waiting-room/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
@@ -256,6 +257,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     await installLeaderboard(app, community),
     await installRecommendations(app, community),
   ];
+  await installWaitingRoom(app, { db: database.db, auth, capacity: config.waitingRoomCapacity });
   await installSite(app, { config, db: database.db, auth });
   await installPledges(app, { config, db: database.db, auth });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey, embeddings: memoryEmbedder });

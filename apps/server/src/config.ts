@@ -62,6 +62,7 @@ const envSchema = z.object({
   HEARTH_DAILY_LIMIT_GUEST: z.coerce.number().int().min(0).default(30),
   HEARTH_DAILY_LIMIT_FREE: z.coerce.number().int().min(0).default(300),
   HEARTH_DAILY_LIMIT_PAID: z.coerce.number().int().min(0).default(0),
+  HEARTH_WAITING_ROOM_CAPACITY: z.coerce.number().int().min(0).default(0),
   /** New guests one client address may start in 24 hours (accounts); 0 means no limit. */
   HEARTH_GUEST_SIGNINS_PER_DAY: z.coerce.number().int().min(0).default(5),
   /** New accounts (e-mail or partner sign-up) one client address may make in 24 hours; 0 means no limit. */
@@ -184,6 +185,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Messages a day by standing; 0 means no limit. */
   dailyLimits: { guest: number; free: number; paid: number };
+  /** Members chatting at once before others wait in line (features/waiting-room); 0 turns the room off. */
+  waitingRoomCapacity: number;
   /** Guest sign-ins per client address in 24 hours, so a guest's allowance cannot be reset at will; 0: no limit. */
   guestSignInsPerDay: number;
   signUpsPerDay: number;
@@ -333,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       free: e.HEARTH_DAILY_LIMIT_FREE,
       paid: e.HEARTH_DAILY_LIMIT_PAID,
     },
+    waitingRoomCapacity: e.HEARTH_WAITING_ROOM_CAPACITY,
     guestSignInsPerDay: e.HEARTH_GUEST_SIGNINS_PER_DAY,
     signUpsPerDay: e.HEARTH_SIGNUPS_PER_DAY,
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,

@@ -30,6 +30,8 @@ export const errorCode = z.enum([
   "impersonating",
   /** A card payment was declined or could not be taken (402). */
   "paymentFailed",
+  /** The waiting room is on and this member has no access yet (429, with Retry-After). */
+  "waitingRoom",
 ]);
 export type ErrorCode = z.infer<typeof errorCode>;
 

@@ -22,6 +22,7 @@ export * from "./permissions.ts";
 export * from "./personas.ts";
 export * from "./pledges.ts";
 export * from "./prompt.ts";
+export * from "./queue.ts";
 export * from "./ratings.ts";
 export * from "./recommendations.ts";
 export * from "./sale.ts";

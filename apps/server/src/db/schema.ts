@@ -10,3 +10,4 @@ export * from "../features/memories/schema.ts";
 export * from "../features/moderation/schema.ts";
 export * from "../features/personas/schema.ts";
 export * from "../features/ratings/schema.ts";
+export * from "../features/waiting-room/schema.ts";

@@ -8,12 +8,15 @@ export interface HttpErrorDetails {
   issues?: ApiError["issues"];
   /** A finer kind within `code` (answered as `error_type`), e.g. `default_persona_delete`. */
   errorType?: string;
+  /** Seconds for a `Retry-After` header (429 answers that say when to ask again). */
+  retryAfter?: number;
 }
 
 /** An error with a status and a contract code; the only kind route code throws on purpose. */
 export class HttpError extends Error {
   readonly issues?: ApiError["issues"];
   readonly errorType?: string;
+  readonly retryAfter?: number;
 
   /** `details` is the field-level issues, or an object with issues and/or an error type. */
   constructor(
@@ -26,6 +29,7 @@ export class HttpError extends Error {
     const d: HttpErrorDetails = Array.isArray(details) ? { issues: details } : (details ?? {});
     if (d.issues) this.issues = d.issues;
     if (d.errorType) this.errorType = d.errorType;
+    if (d.retryAfter !== undefined) this.retryAfter = d.retryAfter;
   }
 }
 
@@ -72,6 +76,7 @@ export function installErrorHandling(app: FastifyInstance) {
         ...(http.issues ? { issues: http.issues } : {}),
         ...(http.errorType ? { error_type: http.errorType } : {}),
       };
+      if (http.retryAfter !== undefined) reply.header("retry-after", String(http.retryAfter));
       return reply.status(http.status).send(body);
     }
     // Unexpected: log where it broke for operators (kind, first line and stack, never a failed

@@ -17,6 +17,7 @@ import { openAiEndpoints } from "./openai.ts";
 import { operationsEndpoints } from "./operations.ts";
 import { personaEndpoints } from "./personas.ts";
 import { pledgeEndpoints } from "./pledges.ts";
+import { queueEndpoints } from "./queue.ts";
 import { ratingEndpoints } from "./ratings.ts";
 import { recommendationEndpoints } from "./recommendations.ts";
 import { saleEndpoints } from "./sale.ts";
@@ -41,6 +42,7 @@ export {
   operationsEndpoints,
   personaEndpoints,
   pledgeEndpoints,
+  queueEndpoints,
   ratingEndpoints,
   recommendationEndpoints,
   saleEndpoints,
@@ -71,4 +73,5 @@ export const allEndpoints: readonly EndpointDef[] = [
   pledgeEndpoints,
   memoryEndpoints,
   lorebookEndpoints,
+  queueEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

@@ -7,6 +7,7 @@ import type { EventBus } from "../../../ports/bus.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
 import { storedDefaultModel, type Viewer } from "../../accounts/index.ts";
 import { type InferenceService, resolveModelChoice } from "../../inference/index.ts";
+import { WaitingRoom } from "../../waiting-room/index.ts";
 import { toMessage } from "../mappers.ts";
 import { assertOwnsConversation, chattable } from "../policy.ts";
 import {
@@ -48,7 +49,11 @@ function priorityOf(viewer: Viewer): number {
 
 /** Starting generations: the request side of the pipeline (the worker is worker.ts). */
 export class GenerationService {
-  constructor(private deps: GenerationDeps) {}
+  private room: WaitingRoom;
+
+  constructor(private deps: GenerationDeps) {
+    this.room = new WaitingRoom({ db: deps.db, capacity: deps.config.waitingRoomCapacity });
+  }
 
   /**
    * Persists the turn, claims the conversation and enqueues the generation: the request never
@@ -73,6 +78,12 @@ export class GenerationService {
     if (req.action === "send" && !req.content)
       throw new HttpError(400, "invalidRequest", "content: Write something first");
     await assertMayGenerate(db, deps.config, viewer, req.action !== "autopilot");
+    // The waiting room (issue 15): admitted, or chatting with their own bot or in a new chat.
+    await this.room.assertAdmitted(viewer, {
+      ownerUserId: conversation.userId,
+      messageCount: conversation.messageCount,
+      creatorUserId: character.creatorUserId,
+    });
     // No choice on this device (or one no longer offered): the member's default from the Settings
     // page while it is offered to them, else the server's.
     const memberDefault = (await storedDefaultModel(db, viewer.id)) ?? undefined;

@@ -1,0 +1,19 @@
+// What the waiting room offers the rest of the server (issue 15 item 1): GET /api/queue, and the
+// admission check the chat feature makes before each generation.
+import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/client.ts";
+import type { Auth } from "../accounts/index.ts";
+import { waitingRoomRoutes } from "./routes.ts";
+import { WaitingRoom } from "./service.ts";
+
+export { WaitingRoom } from "./service.ts";
+
+/** Registers GET /api/queue and answers the room that generations are admitted through. */
+export async function installWaitingRoom(
+  app: FastifyInstance,
+  deps: { db: Db; auth: Auth; capacity: number },
+): Promise<WaitingRoom> {
+  const room = new WaitingRoom({ db: deps.db, capacity: deps.capacity });
+  await app.register(waitingRoomRoutes, { auth: deps.auth, room });
+  return room;
+}

@@ -1,0 +1,187 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { characters } from "../characters/schema.ts";
+import { conversations } from "../chats/schema.ts";
+import { waitingRoom } from "./schema.ts";
+
+/** The key of the advisory lock that serialises admissions across every process. */
+const LINE_LOCK = sql`hashtext('hearth:waiting-room')`;
+/** Ended accesses the estimate is drawn from (the most recent), and how long they are kept. */
+const MEASURED_SESSIONS = 50;
+const SESSIONS_KEPT = "7 days";
+/** A waiting member who stops asking (tab closed) leaves the line after this many seconds. */
+export const ABANDONED_AFTER_S = 10 * 60;
+
+export interface LineInput {
+  userId: string;
+  priority: number;
+  capacity: number;
+  idleSeconds: number;
+}
+
+export interface LineState {
+  status: "waiting" | "access";
+  /** The member's own access lapsed since they last asked; they are back in line. */
+  wasExpired: boolean;
+  /** 1-based among the waiting, in admission order; null with access. */
+  position: number | null;
+  /** Seconds of idleness left before access lapses; null while waiting. */
+  expiresIn: number | null;
+  /** Seconds until the access slot this member is next for lapses, if they are next (≤ capacity). */
+  nextSlotIn: number | null;
+  /** The median seconds a recent access held its slot; null before any has ended. */
+  medianServiceSeconds: number | null;
+}
+
+const secs = (n: number) => sql.raw(`interval '${Math.trunc(n)} seconds'`);
+
+/**
+ * One admission pass for one member, in one transaction under one advisory lock (processes on
+ * PostgreSQL take turns): lapse idle accesses (recording how long each held its slot), drop a
+ * line nobody polls, put the member in line (back at the end after a lapse), admit the first in
+ * line while fewer than `capacity` hold access, and read the member's place.
+ */
+export async function passThroughLine(db: Db, input: LineInput): Promise<LineState> {
+  const { userId, priority, capacity, idleSeconds } = input;
+  const idle = secs(idleSeconds);
+  return db.transaction(async (tx) => {
+    // A busy line answers `refresh` rather than holding a request for long.
+    await tx.execute(sql`set local lock_timeout = '3s'`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${LINE_LOCK})`);
+    await tx.execute(sql`
+      with lapsed as (
+        update waiting_room set status = 'expired'
+        where status = 'access' and last_seen_at < now() - ${idle}
+        returning granted_at, last_seen_at
+      )
+      insert into waiting_room_sessions (seconds)
+      select greatest(0, extract(epoch from (last_seen_at + ${idle} - coalesce(granted_at, last_seen_at))))::int
+      from lapsed`);
+    await tx.execute(sql`
+      delete from waiting_room
+      where status = 'waiting' and last_seen_at < now() - ${secs(ABANDONED_AFTER_S)} and user_id <> ${userId}`);
+    await tx.execute(
+      sql`delete from waiting_room_sessions where ended_at < now() - interval '${sql.raw(SESSIONS_KEPT)}'`,
+    );
+
+    const [own] = await tx
+      .select({ status: waitingRoom.status })
+      .from(waitingRoom)
+      .where(eq(waitingRoom.userId, userId));
+    const wasExpired = own?.status === "expired";
+    if (!own) {
+      await tx.insert(waitingRoom).values({ userId, status: "waiting", priority });
+    } else if (own.status === "expired") {
+      await tx
+        .update(waitingRoom)
+        .set({ status: "waiting", priority, enteredAt: sql`now()`, grantedAt: null, lastSeenAt: sql`now()` })
+        .where(eq(waitingRoom.userId, userId));
+    } else if (own.status === "waiting") {
+      // Asking keeps a place in line; a plan bought while waiting moves the member up.
+      await tx
+        .update(waitingRoom)
+        .set({ priority, lastSeenAt: sql`now()` })
+        .where(eq(waitingRoom.userId, userId));
+    }
+
+    await tx.execute(sql`
+      update waiting_room set status = 'access', granted_at = now(), last_seen_at = now()
+      where user_id in (
+        select user_id from waiting_room where status = 'waiting'
+        order by priority, entered_at, user_id
+        limit greatest(0, ${sql.raw(String(Math.trunc(capacity)))}
+          - (select count(*) from waiting_room where status = 'access'))
+      )`);
+
+    const { rows } = await tx.execute<{
+      status: "waiting" | "access";
+      position: number | null;
+      expires_in: number | null;
+    }>(sql`
+      select me.status,
+        case when me.status = 'waiting' then (
+          select count(*)::int + 1 from waiting_room o
+          where o.status = 'waiting'
+            and (o.priority, o.entered_at, o.user_id) < (me.priority, me.entered_at, me.user_id)
+        ) end as position,
+        case when me.status = 'access' then
+          greatest(0, extract(epoch from (me.last_seen_at + ${idle} - now())))::int
+        end as expires_in
+      from waiting_room me where me.user_id = ${userId}`);
+    const state = rows[0];
+    if (!state) throw new Error("waiting room: the member's row vanished inside its transaction");
+    if (state.status === "access") {
+      return {
+        status: "access",
+        wasExpired,
+        position: null,
+        expiresIn: state.expires_in,
+        nextSlotIn: null,
+        medianServiceSeconds: null,
+      };
+    }
+    const position = Number(state.position);
+    const { rows: timing } = await tx.execute<{ median: number | null; next_slot_in: number | null }>(sql`
+      select
+        (select percentile_cont(0.5) within group (order by seconds)::float8 from (
+          select seconds from waiting_room_sessions order by ended_at desc
+          limit ${sql.raw(String(MEASURED_SESSIONS))}
+        ) recent) as median,
+        (select greatest(0, extract(epoch from (last_seen_at + ${idle} - now())))::int
+          from waiting_room where status = 'access'
+          order by last_seen_at offset ${sql.raw(String(Math.max(0, position - 1)))} limit 1) as next_slot_in`);
+    const t = timing[0];
+    return {
+      status: "waiting",
+      wasExpired,
+      position,
+      expiresIn: null,
+      nextSlotIn: position <= capacity && t?.next_slot_in != null ? Number(t.next_slot_in) : null,
+      medianServiceSeconds: t?.median != null ? Number(t.median) : null,
+    };
+  });
+}
+
+/**
+ * The one statement a generation costs when the room is on: refreshes the member's access and
+ * answers whether they had one (an access idle past its time does not count, swept or not).
+ */
+export async function touchAccess(db: Db, userId: string, idleSeconds: number): Promise<boolean> {
+  const rows = await db
+    .update(waitingRoom)
+    .set({ lastSeenAt: sql`now()` })
+    .where(
+      and(
+        eq(waitingRoom.userId, userId),
+        eq(waitingRoom.status, "access"),
+        gt(waitingRoom.lastSeenAt, sql`now() - ${secs(idleSeconds)}`),
+      ),
+    )
+    .returning({ userId: waitingRoom.userId });
+  return rows.length > 0;
+}
+
+/** Who made a (not deleted) character, for the creator's bypass. */
+export async function characterCreator(db: Db, characterId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ creatorUserId: characters.creatorUserId })
+    .from(characters)
+    .where(and(eq(characters.id, characterId), isNull(characters.deletedAt)));
+  return row?.creatorUserId ?? null;
+}
+
+/** A conversation's owner, character and length, for the new-chat bypass. */
+export async function conversationForBypass(
+  db: Db,
+  conversationId: string,
+): Promise<{ userId: string; characterId: string; messageCount: number } | null> {
+  const [row] = await db
+    .select({
+      userId: conversations.userId,
+      characterId: conversations.characterId,
+      messageCount: conversations.messageCount,
+    })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+  return row ?? null;
+}

@@ -1,0 +1,136 @@
+import { QUEUE_ACCESS_IDLE_S, QUEUE_RETRY_AFTER_S, type QueueState } from "@hearth/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.ts";
+import { describeError } from "../../lib/describe-error.ts";
+import type { Viewer } from "../accounts/index.ts";
+import {
+  bypasses,
+  hasActiveSubscription,
+  priorityOf,
+  skipsWaitingRoom,
+  waitingRoomRefusal,
+} from "./policy.ts";
+import { characterCreator, conversationForBypass, passThroughLine, touchAccess } from "./queries.ts";
+
+/**
+ * What an access is assumed to hold its slot for before any has been measured: the 20 minutes
+ * of idleness that end every access, plus ten of chatting.
+ */
+export const DEFAULT_SERVICE_S = QUEUE_ACCESS_IDLE_S + 10 * 60;
+
+export interface WaitingRoomDeps {
+  db: Db;
+  /** Members chatting at once; 0: the room is off. */
+  capacity: number;
+}
+
+const answer = (over: Partial<QueueState> & Pick<QueueState, "status">): QueueState => ({
+  retry_after: QUEUE_RETRY_AFTER_S,
+  bypass: null,
+  position: null,
+  time_left: null,
+  expires_in: null,
+  enabled: true,
+  ...over,
+});
+
+/** Lock waits give up with SQLSTATE 55P03; drizzle wraps the driver's error in `cause`. */
+function isLockTimeout(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "55P03") return true;
+  }
+  return false;
+}
+
+/** The waiting room's admission decisions (issue 15 item 1). */
+export class WaitingRoom {
+  constructor(private deps: WaitingRoomDeps) {}
+
+  get enabled(): boolean {
+    return this.deps.capacity > 0;
+  }
+
+  /**
+   * GET /api/queue: asking is joining. When the line cannot be read, subscribers are let in and
+   * everyone else waits (accounts-billing-admin § "Queue fetch error"), rather than an error.
+   */
+  async state(
+    viewer: Viewer,
+    query: { character_id?: string; conversation_id?: string },
+    log: FastifyBaseLogger,
+  ): Promise<QueueState> {
+    if (!this.enabled) return answer({ status: "access", enabled: false });
+    if (skipsWaitingRoom(viewer)) return answer({ status: "access" });
+    try {
+      const bypass = await this.bypassFor(viewer, query);
+      if (bypass) return answer({ status: "access", bypass });
+      return await this.line(viewer);
+    } catch (error) {
+      if (isLockTimeout(error)) return answer({ status: "refresh", retry_after: 1 });
+      log.error({ cause: describeError(error) }, "waiting room unreadable; admitting subscribers only");
+      return hasActiveSubscription(viewer) ? answer({ status: "access" }) : answer({ status: "waiting" });
+    }
+  }
+
+  /**
+   * Before a generation: refuses (429 `waitingRoom`) a member who has neither access nor a bypass
+   * for this chat, and keeps an access alive. One UPDATE when the room is on, nothing when off.
+   */
+  async assertAdmitted(
+    viewer: Viewer,
+    chat: { ownerUserId: string; messageCount: number; creatorUserId: string },
+  ): Promise<void> {
+    if (!this.enabled || skipsWaitingRoom(viewer)) return;
+    if (await touchAccess(this.deps.db, viewer.id, QUEUE_ACCESS_IDLE_S)) return;
+    if (bypasses(viewer, chat)) return;
+    throw waitingRoomRefusal();
+  }
+
+  /** The character the viewer may chat with now whatever the line: their own bot, or a new chat. */
+  private async bypassFor(
+    viewer: Viewer,
+    query: { character_id?: string; conversation_id?: string },
+  ): Promise<string | null> {
+    const { db } = this.deps;
+    if (query.conversation_id) {
+      const chat = await conversationForBypass(db, query.conversation_id);
+      if (chat && chat.userId === viewer.id) {
+        if (bypasses(viewer, { ownerUserId: chat.userId, messageCount: chat.messageCount }))
+          return chat.characterId;
+        if ((await characterCreator(db, chat.characterId)) === viewer.id) return chat.characterId;
+      }
+    }
+    if (query.character_id && (await characterCreator(db, query.character_id)) === viewer.id) {
+      return query.character_id;
+    }
+    return null;
+  }
+
+  private async line(viewer: Viewer): Promise<QueueState> {
+    const { capacity } = this.deps;
+    const s = await passThroughLine(this.deps.db, {
+      userId: viewer.id,
+      priority: priorityOf(viewer),
+      capacity,
+      idleSeconds: QUEUE_ACCESS_IDLE_S,
+    });
+    if (s.status === "access") {
+      // Lapsed and let straight back in: said once, and asked again at once to show the access.
+      if (s.wasExpired) return answer({ status: "expired", retry_after: 0 });
+      return answer({ status: "access", expires_in: s.expiresIn });
+    }
+    const position = s.position ?? 1;
+    const service = s.medianServiceSeconds ?? DEFAULT_SERVICE_S;
+    // Ask again just after the slot this member is next for lapses, when that is sooner.
+    const retryAfter =
+      s.nextSlotIn === null
+        ? QUEUE_RETRY_AFTER_S
+        : Math.min(QUEUE_RETRY_AFTER_S, Math.max(1, s.nextSlotIn + 1));
+    return answer({
+      status: s.wasExpired ? "expired" : "waiting",
+      position,
+      time_left: Math.ceil((position / capacity) * service),
+      retry_after: retryAfter,
+    });
+  }
+}

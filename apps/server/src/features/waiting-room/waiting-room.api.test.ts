@@ -1,0 +1,203 @@
+import {
+  type ApiError,
+  type ConversationCreated,
+  QUEUE_ACCESS_IDLE_S,
+  QUEUE_RETRY_AFTER_S,
+  type QueueState,
+} from "@hearth/contract";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { insertTestCharacter, readSse } from "../../../test/chat.ts";
+import { drivers } from "../../../test/databases.ts";
+import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
+import { TEST_MODEL_PATH } from "../../../test/model.ts";
+import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
+import { waitingRoom, waitingRoomSessions } from "./schema.ts";
+import { DEFAULT_SERVICE_S } from "./service.ts";
+
+const CAPACITY = 2;
+
+/** The waiting room (issue 15 item 1): GET /api/queue for every role, the line's order, bypasses, expiry, and generation refused while waiting. */
+describe.each(drivers)("waiting room on %s", (driver) => {
+  let h: TestHearth;
+  let off: TestHearth;
+  let a: ReturnType<typeof api>;
+  let base: string;
+  let creator: Person;
+
+  beforeAll(async () => {
+    const env = { LLM_MODEL: TEST_MODEL_PATH, LLM_THREADS: "1", HEARTH_GUEST_SIGNINS_PER_DAY: "0" };
+    h = await startTestHearth({ driver, env: { ...env, HEARTH_WAITING_ROOM_CAPACITY: String(CAPACITY) } });
+    off = await startTestHearth({ driver, env });
+    a = api(h);
+    base = await h.listen();
+    creator = await personAs(h, "free", "Creator");
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await off?.stop();
+  });
+  beforeEach(async () => {
+    await h.database.db.delete(waitingRoom);
+    await h.database.db.delete(waitingRoomSessions);
+  });
+
+  const queue = async (who: Person, query = "", on = a) => {
+    const res = await on.get(`/api/queue${query}`, who);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<QueueState>();
+  };
+  const people = (role: Role, n: number) => Promise.all(Array.from({ length: n }, () => personAs(h, role)));
+  /** A chat with a new bot of `creator`, past its greeting unless `fresh` (a single-message chat bypasses). */
+  const chatOf = async (who: Person, fresh = false) => {
+    const character = await insertTestCharacter(h.database.db, creator.id as string);
+    const res = await a.post("/api/conversations", { character_id: character.id }, who);
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<ConversationCreated>().conversation.id;
+    if (!fresh) await h.database.db.execute(sql`update conversations set message_count = 3 where id = ${id}`);
+    return { id, characterId: character.id };
+  };
+  const generate = (who: Person, conversationId: string) =>
+    fetch(`${base}/api/generate`, {
+      method: "POST",
+      headers: { cookie: who.cookie as string, "content-type": "application/json" },
+      body: JSON.stringify({ type: "text", conversation_id: conversationId, action: "send", content: "Hi" }),
+    });
+
+  it("with no capacity set the room is off: everyone has access", async () => {
+    const who = await personAs(off, "free");
+    const state = await queue(who, "", api(off));
+    expect(state).toMatchObject({ status: "access", enabled: false, position: null, bypass: null });
+  });
+
+  it("lets in as many as the capacity and puts the next in line, with a wait from the default service time", async () => {
+    const [first, second, third] = await people("free", 3);
+    for (const who of [first, second]) {
+      const state = await queue(who as Person);
+      expect(state).toMatchObject({ status: "access", enabled: true, position: null });
+      expect(state.expires_in).toBe(QUEUE_ACCESS_IDLE_S);
+    }
+    const waiting = await queue(third as Person);
+    expect(waiting).toMatchObject({ status: "waiting", position: 1, bypass: null, expires_in: null });
+    expect(waiting.time_left).toBe(Math.ceil((1 / CAPACITY) * DEFAULT_SERVICE_S));
+    expect(waiting.retry_after).toBe(QUEUE_RETRY_AFTER_S);
+    // Asking again keeps the place.
+    expect((await queue(third as Person)).position).toBe(1);
+  });
+
+  it("orders the line by plan, then arrival: a paid member ahead of free ones, guests last", async () => {
+    await people("free", CAPACITY).then((full) => Promise.all(full.map((p) => queue(p))));
+    const guest = await personAs(h, "guest");
+    const [free1, free2] = await people("free", 2);
+    expect((await queue(guest)).position).toBe(1);
+    expect((await queue(free1 as Person)).position).toBe(1);
+    expect((await queue(free2 as Person)).position).toBe(2);
+    expect((await queue(guest)).position).toBe(3);
+    // A limited account keeps no skip_waiting_room, but its I'm All In plan still goes first.
+    const paying = await personAs(h, "limited");
+    await updateUser(h.database.db, paying.id as string, { role: "premium", status: "active" });
+    expect((await queue(paying)).position).toBe(1);
+    expect((await queue(free1 as Person)).position).toBe(2);
+    expect((await queue(guest)).position).toBe(4);
+  });
+
+  it("skip_waiting_room and administrators never wait", async () => {
+    await people("free", CAPACITY + 1).then((full) => Promise.all(full.map((p) => queue(p))));
+    for (const role of ["minimal", "basic", "premium", "admin"] as const) {
+      const state = await queue(await personAs(h, role));
+      expect(state, role).toMatchObject({ status: "access", position: null, bypass: null, enabled: true });
+    }
+  });
+
+  it("a creator's own bot and a chat of one message bypass the line", async () => {
+    await people("free", CAPACITY).then((full) => Promise.all(full.map((p) => queue(p))));
+    const mine = await insertTestCharacter(h.database.db, creator.id as string);
+    expect(await queue(creator, `?character_id=${mine.id}`)).toMatchObject({
+      status: "access",
+      bypass: mine.id,
+    });
+    const member = await personAs(h, "free");
+    expect((await queue(member, `?character_id=${mine.id}`)).status).toBe("waiting");
+    const fresh = await chatOf(member, true);
+    expect(await queue(member, `?conversation_id=${fresh.id}`)).toMatchObject({
+      status: "access",
+      bypass: fresh.characterId,
+    });
+    const old = await chatOf(member);
+    expect(await queue(member, `?conversation_id=${old.id}`)).toMatchObject({
+      status: "waiting",
+      bypass: null,
+    });
+    // Someone else's new chat is no bypass.
+    expect((await queue(await personAs(h, "free"), `?conversation_id=${fresh.id}`)).status).toBe("waiting");
+  });
+
+  it("refuses a generation while waiting (429 waitingRoom, Retry-After) and allows it with access or a bypass", async () => {
+    const [first, second, third] = await people("free", 3);
+    await queue(first as Person);
+    await queue(second as Person);
+    expect((await queue(third as Person)).status).toBe("waiting");
+    const chat = await chatOf(third as Person);
+    const refused = await generate(third as Person, chat.id);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe(String(QUEUE_RETRY_AFTER_S));
+    expect(((await refused.json()) as ApiError).code).toBe("waitingRoom");
+
+    const fresh = await chatOf(third as Person, true);
+    const bypassed = await generate(third as Person, fresh.id);
+    expect(bypassed.status).toBe(200);
+    expect((await readSse(bypassed)).at(-1)?.event.type).toBe("done");
+
+    const admitted = await chatOf(first as Person);
+    await h.database.db.execute(
+      sql`update waiting_room set last_seen_at = now() - interval '60 seconds' where user_id = ${first?.id}`,
+    );
+    const allowed = await generate(first as Person, admitted.id);
+    expect(allowed.status).toBe(200);
+    expect((await readSse(allowed)).at(-1)?.event.type).toBe("done");
+    // The generation kept the access alive.
+    expect((await queue(first as Person)).expires_in).toBeGreaterThan(QUEUE_ACCESS_IDLE_S - 10);
+  });
+
+  it("idle access lapses: expired once, then back in line, and the slot goes to the next in line", async () => {
+    const [first, second, third] = await people("free", 3);
+    await queue(first as Person);
+    await queue(second as Person);
+    expect((await queue(third as Person)).position).toBe(1);
+    // Admitted 25 minutes ago, last chatted 20 minutes and 5 seconds ago.
+    const ago = (s: number) => sql.raw(`now() - interval '${s} seconds'`);
+    await h.database.db.execute(
+      sql`update waiting_room set granted_at = ${ago(1500)}, last_seen_at = ${ago(QUEUE_ACCESS_IDLE_S + 5)}
+          where user_id = ${first?.id}`,
+    );
+    const lapsed = await queue(first as Person);
+    expect(lapsed).toMatchObject({ status: "expired", position: 1 });
+    expect(await queue(first as Person)).toMatchObject({ status: "waiting", position: 1 });
+    expect((await queue(third as Person)).status).toBe("access");
+    // The ended access was measured (admission to lapse: 1500 - 5 + 1200 s): it now drives the estimate.
+    const waiting = await queue(first as Person);
+    expect(waiting.time_left).toBe(Math.ceil((1 / CAPACITY) * (1500 - 5)));
+    const chat = await chatOf(first as Person);
+    expect((await generate(first as Person, chat.id)).status).toBe(429);
+  });
+
+  describe("who may ask", () => {
+    const roles: [Role, number, string | null][] = [
+      ["signed out", 401, "unauthorized"],
+      ["restricted", 403, "restricted"],
+      ["guest", 200, null],
+      ["free", 200, null],
+      ["limited", 200, null],
+      ["minimal", 200, null],
+      ["basic", 200, null],
+      ["premium", 200, null],
+      ["admin", 200, null],
+    ];
+    it.each(roles)("%s answers %i", async (role, status, code) => {
+      const res = await a.get("/api/queue", await personAs(h, role));
+      expect(res.statusCode, res.body).toBe(status);
+      if (code) expect(res.json<ApiError>().code).toBe(code);
+      else expect(["access", "waiting"]).toContain(res.json<QueueState>().status);
+    });
+  });
+});
