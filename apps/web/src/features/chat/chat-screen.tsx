@@ -155,7 +155,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
   const character = conversation.character;
   const list = useRef<MessageListHandle>(null);
   // Waiting without a bypass: send is off and regenerate, report and like are hidden (§4).
-  const waiting = useWaitingRoom(character.id, conversation.id);
+  const waiting = useWaitingRoom(character.id, conversation.id, state.streaming ? null : state.rows.length);
   const gated = waiting.gated;
 
   useEffect(() => {

@@ -23,7 +23,15 @@ export interface WaitingRoom extends WaitingRoomView {
  * `refresh`, and when access would lapse; a failed read counts active subscribers as having
  * access and everyone else as waiting. Signed out (nothing to chat with): always open.
  */
-export function useWaitingRoom(characterId: string, conversationId: string): WaitingRoom {
+export function useWaitingRoom(
+  characterId: string,
+  conversationId: string,
+  /**
+   * The chat's message count once no reply is being written (null meanwhile): a change asks
+   * again, since a chat of one message skips the line and chatting keeps an access alive.
+   */
+  settledMessages: number | null,
+): WaitingRoom {
   const me = useMe();
   const query = useQuery({
     queryKey: waitingRoomKey(characterId, conversationId),
@@ -37,9 +45,12 @@ export function useWaitingRoom(characterId: string, conversationId: string): Wai
     refetchInterval: (q) => nextCheckMs(q.state.data, q.state.status === "error"),
   });
 
-  // `refresh` says only "ask again": keep showing the last settled answer meanwhile.
+  // `refresh` says only "ask again": keep showing the last settled answer meanwhile. So does an
+  // `expired` without a place in line: the access lapsed but there was room, so it is back at once.
   const settled = useRef<QueueState | undefined>(undefined);
-  if (query.data && query.data.status !== "refresh") settled.current = query.data;
+  const data = query.data;
+  const transient = data?.status === "refresh" || (data?.status === "expired" && data.position === null);
+  if (data && !transient) settled.current = data;
   const state = settled.current ?? query.data;
   const view = me ? viewOf(state, query.isError, me, characterId) : openView;
 
@@ -53,6 +64,13 @@ export function useWaitingRoom(characterId: string, conversationId: string): Wai
 
   const { refetch } = query;
   const recheck = useCallback(() => void refetch(), [refetch]);
+  const roomOn = Boolean(data?.enabled);
+  const seenMessages = useRef(settledMessages);
+  useEffect(() => {
+    if (settledMessages === null || settledMessages === seenMessages.current) return;
+    seenMessages.current = settledMessages;
+    if (roomOn) recheck();
+  }, [settledMessages, roomOn, recheck]);
   const dismissExpired = useCallback(() => setExpiredNotice(false), []);
 
   return {
