@@ -195,6 +195,54 @@ describe("waiting room", () => {
     await context.close();
   });
 
+  it("says an expired spot, and a send the room refuses brings up the banner, not an error (1280 px, light)", async () => {
+    const { context, page, pageErrors } = await newPage(browser, server, { colorScheme: "light" });
+    await signUp(context, "Di Fourth");
+    const chat = await chatThroughApi(context, character);
+    // What the queue answers, until the test hands it back to the server.
+    let answer: QueueState | null = {
+      status: "expired",
+      retry_after: 30,
+      bypass: null,
+      position: 2,
+      time_left: 45,
+      expires_in: null,
+      enabled: true,
+    };
+    await page.route("**/api/queue?*", (route) =>
+      answer ? route.fulfill({ json: answer }) : route.continue(),
+    );
+    await page.goto(`/chat/${character.id}/${chat}`);
+    const notice = page.getByText(
+      "Your spot expired after 20 minutes without chatting; you're back in line.",
+    );
+    await notice.waitFor();
+    expect(await banner(page).innerText()).toContain("Waiting Room Position 2");
+    // Under a minute left: no estimate.
+    expect(await banner(page).innerText()).not.toContain("Estimated Time Left");
+    await shot(page, "expired-1280-light");
+    await page.getByRole("button", { name: "Dismiss notice" }).click();
+    await notice.waitFor({ state: "detached" });
+
+    // The queue says access (say, read just before the line filled up); the server refuses the send.
+    answer = { ...answer, status: "access", position: null, time_left: null, expires_in: 1200 };
+    await page.reload();
+    await botBubbles(page).nth(1).waitFor();
+    expect(await banner(page).count()).toBe(0);
+    answer = null;
+    await messageBox(page).fill("Let me in");
+    await messageBox(page).press("Enter");
+    await banner(page).waitFor();
+    expect(await banner(page).innerText()).toContain("Waiting Room Position");
+    // The words go back to the box, and no error banner is shown.
+    await expect.poll(() => messageBox(page).inputValue()).toBe("Let me in");
+    expect(await page.getByText("There was an error processing").count()).toBe(0);
+    expect(await userBubbles(page).count()).toBe(1);
+    await shot(page, "refused-1280-light");
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("a Get a Taste member chats without waiting (1280 px)", async () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     await signIn(context, taste.email);

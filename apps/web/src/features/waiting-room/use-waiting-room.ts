@@ -75,7 +75,7 @@ export function useWaitingRoom(
 
   return {
     ...view,
-    expired: view.gated && (view.expired || expiredNotice),
+    expired: view.gated && expiredNotice,
     skips: skipsLine(me),
     recheck,
     dismissExpired,
