@@ -69,12 +69,17 @@ export async function passThroughLine(db: Db, input: LineInput): Promise<LineSta
       .from(waitingRoom)
       .where(eq(waitingRoom.userId, userId));
     const wasExpired = own?.status === "expired";
+    // clock_timestamp, not now() (the transaction's start): arrival is when the lock was had, so
+    // members who began asking together are placed in the order they were served.
+    const arrived = sql`clock_timestamp()`;
     if (!own) {
-      await tx.insert(waitingRoom).values({ userId, status: "waiting", priority });
+      await tx
+        .insert(waitingRoom)
+        .values({ userId, status: "waiting", priority, enteredAt: arrived, lastSeenAt: arrived });
     } else if (own.status === "expired") {
       await tx
         .update(waitingRoom)
-        .set({ status: "waiting", priority, enteredAt: sql`now()`, grantedAt: null, lastSeenAt: sql`now()` })
+        .set({ status: "waiting", priority, enteredAt: arrived, grantedAt: null, lastSeenAt: arrived })
         .where(eq(waitingRoom.userId, userId));
     } else if (own.status === "waiting") {
       // Asking keeps a place in line; a plan bought while waiting moves the member up.

@@ -85,6 +85,14 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     expect((await queue(third as Person)).position).toBe(1);
   });
 
+  it("admits no more than the capacity when many ask at once (one line under one lock)", async () => {
+    const crowd = await people("free", 8);
+    const states = await Promise.all(crowd.map((p) => queue(p)));
+    expect(states.filter((s) => s.status === "access")).toHaveLength(CAPACITY);
+    const positions = states.flatMap((s) => (s.position === null ? [] : [s.position])).sort((x, y) => x - y);
+    expect(positions).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it("orders the line by plan, then arrival: a paid member ahead of free ones, guests last", async () => {
     await people("free", CAPACITY).then((full) => Promise.all(full.map((p) => queue(p))));
     const guest = await personAs(h, "guest");
