@@ -11,6 +11,8 @@ const MEASURED_SESSIONS = 50;
 const SESSIONS_KEPT = "7 days";
 /** A waiting member who stops asking (tab closed) leaves the line after this many seconds. */
 export const ABANDONED_AFTER_S = 10 * 60;
+/** A lapsed access not asked about for a day is forgotten (the member then simply joins the line). */
+const EXPIRED_KEPT_S = 24 * 60 * 60;
 
 export interface LineInput {
   userId: string;
@@ -59,7 +61,9 @@ export async function passThroughLine(db: Db, input: LineInput): Promise<LineSta
       from lapsed`);
     await tx.execute(sql`
       delete from waiting_room
-      where status = 'waiting' and last_seen_at < now() - ${secs(ABANDONED_AFTER_S)} and user_id <> ${userId}`);
+      where user_id <> ${userId} and (
+        (status = 'waiting' and last_seen_at < now() - ${secs(ABANDONED_AFTER_S)})
+        or (status = 'expired' and last_seen_at < now() - ${secs(EXPIRED_KEPT_S)}))`);
     await tx.execute(
       sql`delete from waiting_room_sessions where ended_at < now() - interval '${sql.raw(SESSIONS_KEPT)}'`,
     );

@@ -12,6 +12,7 @@ import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 import { TEST_MODEL_PATH } from "../../../test/model.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
+import { ABANDONED_AFTER_S } from "./queries.ts";
 import { waitingRoom, waitingRoomSessions } from "./schema.ts";
 import { DEFAULT_SERVICE_S } from "./service.ts";
 
@@ -187,6 +188,17 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     expect(waiting.time_left).toBe(Math.ceil((1 / CAPACITY) * (1500 - 5)));
     const chat = await chatOf(first as Person);
     expect((await generate(first as Person, chat.id)).status).toBe(429);
+  });
+
+  it("drops a waiting member who stopped asking (a closed tab) from the line", async () => {
+    const [first, second, gone, next] = await people("free", 4);
+    for (const who of [first, second, gone, next]) await queue(who as Person);
+    expect((await queue(next as Person)).position).toBe(2);
+    await h.database.db.execute(
+      sql`update waiting_room set last_seen_at = now() - ${sql.raw(`interval '${ABANDONED_AFTER_S + 1} seconds'`)}
+          where user_id = ${gone?.id}`,
+    );
+    expect((await queue(next as Person)).position).toBe(1);
   });
 
   describe("who may ask", () => {
