@@ -228,7 +228,10 @@ export function AccessState({
   );
 }
 
-/** The waiting room of §2: position in line, and the time left once it is a minute or more. */
+/**
+ * A reply queued for the model (not the waiting room, which decides who may chat): its place
+ * among replies waiting, and the time left once it is a minute or more.
+ */
 export function WaitingRoomBanner({ position, timeLeftS }: { position: number; timeLeftS: number }) {
   return (
     <div
@@ -238,11 +241,11 @@ export function WaitingRoomBanner({ position, timeLeftS }: { position: number; t
       <Clock aria-hidden className="size-4 shrink-0 text-info" />
       <p className="flex flex-wrap gap-x-4">
         <span>
-          Waiting Room Position: <strong className="font-semibold tabular-nums">{position}</strong>
+          Your reply's place in line: <strong className="font-semibold tabular-nums">{position}</strong>
         </span>
         {timeLeftS >= 60 ? (
           <span>
-            Estimated Time Left:{" "}
+            Starts in about{" "}
             <strong className="font-semibold tabular-nums">{Math.round(timeLeftS / 60)} min</strong>
           </span>
         ) : null}
