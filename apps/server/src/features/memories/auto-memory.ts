@@ -25,7 +25,7 @@ import {
   unchangedSince,
   unreadMessages,
 } from "./progress-queries.ts";
-import { countMemories, insertMemory, listMemories } from "./queries.ts";
+import { insertMemory, listMemories } from "./queries.ts";
 
 /**
  * Automatic memory (chat-and-characters §6 conversation_memory_auto): every few exchanges a
@@ -37,6 +37,9 @@ import { countMemories, insertMemory, listMemories } from "./queries.ts";
 export const AUTO_MEMORY_JOB = "memories-auto";
 /** New messages (about three exchanges) before memories are written. */
 export const MESSAGES_PER_BATCH = 6;
+
+/** Memories are due with a batch's worth of unread messages, or any at all when a rewrite was asked. */
+const isDue = (unread: number, rewrite: boolean) => unread >= MESSAGES_PER_BATCH || (rewrite && unread > 0);
 /** The most messages one batch reads. */
 const BATCH_MAX = 8;
 /** Batches in a row whose model answer held no usable memory before the job stops asking it. */
@@ -104,7 +107,7 @@ export async function runAutoMemory(deps: AutoMemoryDeps, conversationId: string
     for (;;) {
       const progress = await progressOf(db, conversationId);
       const unread = await unreadMessages(db, conversationId, progress.throughSeq, BATCH_MAX);
-      if (unread.length === 0 || (unread.length < MESSAGES_PER_BATCH && !progress.rewrite)) {
+      if (!isDue(unread.length, progress.rewrite)) {
         await touchProgress(db, conversationId);
         break;
       }
@@ -176,7 +179,7 @@ async function writeMemories(
 async function keepNew(db: Db, conversationId: string, memories: WrittenMemory[]): Promise<number> {
   if (memories.length === 0) return 0;
   const kept = await listMemories(db, conversationId);
-  let room = MEMORIES_PER_CONVERSATION_MAX - (await countMemories(db, conversationId));
+  let room = MEMORIES_PER_CONVERSATION_MAX - kept.length;
   let added = 0;
   for (const m of memories) {
     if (room <= 0) break;
@@ -241,7 +244,7 @@ export async function afterReply(
   if (!writesAutomaticMemories(permissions, deps.site)) return;
   const { throughSeq, rewrite } = await progressOf(deps.db, conversationId);
   const unread = await unreadMessages(deps.db, conversationId, throughSeq, MESSAGES_PER_BATCH);
-  if (unread.length >= MESSAGES_PER_BATCH || (rewrite && unread.length > 0)) {
+  if (isDue(unread.length, rewrite)) {
     await queueAutoMemory(deps, conversationId);
   }
 }

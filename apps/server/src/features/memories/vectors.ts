@@ -62,14 +62,16 @@ export async function embedMissing(
   `);
   if (missing.rows.length === 0) return 0;
   const vectors = await embedder.embed(missing.rows.map((r) => r.content));
-  for (const [i, row] of missing.rows.entries()) {
-    await db.execute(sql`
-      insert into memory_vectors (memory_id, conversation_id, model, content_md5, embedding)
-      values (${row.id}, ${conversationId}, ${embedder.model}, md5(${row.content}), ${literal(vectors[i] ?? [])}::vector)
-      on conflict (memory_id) do update
-        set model = excluded.model, content_md5 = excluded.content_md5, embedding = excluded.embedding
-    `);
-  }
+  const rows = missing.rows.map(
+    (row, i) =>
+      sql`(${row.id}, ${conversationId}, ${embedder.model}, md5(${row.content}), ${literal(vectors[i] ?? [])}::vector)`,
+  );
+  await db.execute(sql`
+    insert into memory_vectors (memory_id, conversation_id, model, content_md5, embedding)
+    values ${sql.join(rows, sql`, `)}
+    on conflict (memory_id) do update
+      set model = excluded.model, content_md5 = excluded.content_md5, embedding = excluded.embedding
+  `);
   return missing.rows.length;
 }
 
