@@ -174,8 +174,10 @@ async function stateName(origin: string): Promise<string | null> {
   // A layer counts only when shown: a closed drawer or dialog kept in the page is not a screen.
   const shownLayer = () =>
     Array.from(document.querySelectorAll(layerSelector)).some((e) => e.getClientRects().length > 0);
+  // The main region is busy while the router loads the next screen (the old one still shown).
   const loading = () =>
-    document.querySelector("[data-page-spinner]") !== null || !(document.querySelector("h1") || shownLayer());
+    document.querySelector('[data-page-spinner], #main[aria-busy="true"]') !== null ||
+    !(document.querySelector("h1") || shownLayer());
   const deadline = performance.now() + 15_000;
   while (loading() && performance.now() < deadline) await frames();
   const route = location.pathname
@@ -318,10 +320,17 @@ async function settle(theme: string): Promise<void> {
 /** In the page: axe's violations, short. */
 async function runAxe({ theme, tags }: { theme: string; tags: string[] }): Promise<Finding[]> {
   // Same as settle(), repeated here: page.evaluate sends the function's text alone. Also waits
-  // out a page spinner (a screen loading again, after a sign-in say).
+  // out a screen loading (again), as stateName does and as long.
   document.documentElement.dataset.theme = theme;
-  const loaded = performance.now() + 5_000;
-  while (document.querySelector("[data-page-spinner]") && performance.now() < loaded) {
+  const shown = () =>
+    Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], [role="menu"]')).some(
+      (element) => element.getClientRects().length > 0,
+    );
+  const loading = () =>
+    document.querySelector('[data-page-spinner], #main[aria-busy="true"]') !== null ||
+    !(document.querySelector("h1") || shown());
+  const loaded = performance.now() + 15_000;
+  while (loading() && performance.now() < loaded) {
     await new Promise((done) => requestAnimationFrame(done));
   }
   const deadline = performance.now() + 1_000;

@@ -101,7 +101,9 @@ describe("characters: create, edit, drafts, avatars", () => {
     await page.getByLabel("Name", { exact: true }).fill("Mira E2E");
     await page.getByLabel("Title").fill("A wandering mapmaker");
     await page.getByLabel("Greeting", { exact: true }).fill("*unrolls a map* Where to, traveller?");
-    await page.getByLabel("Personality").fill("Curious, warm and a little stubborn.");
+    await page.getByLabel("Personality", { exact: true }).fill("Curious, warm and a little stubborn.");
+    // A card's personality summary has its own field (issue 19).
+    await page.getByLabel("Personality summary").fill("Dry humour, loyal");
     const tags = page.getByLabel("Tags", { exact: true });
     await tags.fill("fantasy");
     await tags.press("Enter");
@@ -132,6 +134,7 @@ describe("characters: create, edit, drafts, avatars", () => {
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await page.waitForURL(`${server.url}/chatbot/edit/${id}`);
     await page.getByRole("heading", { level: 1, name: "Edit Mira E2E" }).waitFor();
+    expect(await page.getByLabel("Personality summary").inputValue()).toBe("Dry humour, loyal");
     await page.getByLabel("Title").fill("A mapmaker who knows every shortcut");
     await page.getByText("Unsaved changes").waitFor();
     // Leaving with unsaved changes asks first.

@@ -14,10 +14,12 @@ import { MemoryEventBus } from "./adapters/memory-bus.ts";
 import { MemoryJobQueue } from "./adapters/memory-queue.ts";
 import { OpenAiEmbeddingBackend } from "./adapters/openai-embeddings.ts";
 import { RedisEventBus } from "./adapters/redis-bus.ts";
+import { openSharedRedis } from "./adapters/redis-client.ts";
 import { S3FileStorage } from "./adapters/s3-storage.ts";
 import { SmtpMailer } from "./adapters/smtp-mail.ts";
 import type { Config } from "./config.ts";
 import { type Database, databaseTarget, openDatabase } from "./db/client.ts";
+import { accountTransferRoutes } from "./features/account-transfer/index.ts";
 import {
   type Auth,
   accountLifecycleRoutes,
@@ -37,7 +39,8 @@ import {
   modelTokenCounter,
   parseCard,
 } from "./features/characters/index.ts";
-import { installChat, promptCostOf } from "./features/chats/index.ts";
+import { ChatTransferService, chatTransferRoutes } from "./features/chat-transfer/index.ts";
+import { installChat, lineGauges, promptCostOf } from "./features/chats/index.ts";
 import { healthRoutes } from "./features/health/index.ts";
 import {
   BUNDLED_MODEL_PATH,
@@ -57,11 +60,11 @@ import { installPledges, pledgeTierOf } from "./features/pledges/index.ts";
 import { installRatings, ratingsOnAccountDeletion } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
 import { activeOffer, installSite, readSale } from "./features/site/index.ts";
-import { installWaitingRoom } from "./features/waiting-room/index.ts";
+import { installWaitingRoom, roomGauges } from "./features/waiting-room/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
-import { installMetrics } from "./http/metrics.ts";
+import { addGauges, installMetrics } from "./http/metrics.ts";
 import { installOriginCheck } from "./http/origin-check.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { serveWeb } from "./http/web.ts";
@@ -70,6 +73,7 @@ import type { EventBus } from "./ports/bus.ts";
 import type { EmbeddingBackend } from "./ports/embeddings.ts";
 import type { JobQueue } from "./ports/queue.ts";
 import type { FileStorage } from "./ports/storage.ts";
+import { enqueueOnly, serveOnlyProbes } from "./roles.ts";
 
 /** Everything one Hearth process holds: the composition root's result. */
 export interface Hearth {
@@ -84,12 +88,19 @@ export interface Hearth {
   characters: CharacterService;
   /** Every route registered, as "METHOD /path" (fastify's `:name` syntax), for the coverage test. */
   routes: string[];
-  close(): Promise<void>;
+  /**
+   * Closes everything. With `drainMs` (SIGTERM, main.ts) it drains first: no new connections or
+   * claims, running replies get `drainMs` to finish (open streams keep receiving), those left are
+   * closed as interrupted with their text kept.
+   */
+  close(opts?: { drainMs?: number }): Promise<void>;
+  /** Cuts a drain's wait short: running replies are closed as interrupted now (a second signal). */
+  interruptReplies(): void;
 }
 
 export interface HearthOverrides {
   database?: Database;
-  /** Key prefix in Redis, so parallel test runs do not share queues. */
+  /** Key prefix in Redis, so parallel test runs do not share queues (else HEARTH_REDIS_PREFIX). */
   redisPrefix?: string;
 }
 
@@ -127,9 +138,14 @@ async function openMemoryEmbedder(
 export async function createHearth(config: Config, overrides: HearthOverrides = {}): Promise<Hearth> {
   const database = overrides.database ?? (await openDatabase(databaseTarget(config)));
   await database.migrate();
-  const prefix = overrides.redisPrefix ?? "hearth";
+  const prefix = overrides.redisPrefix ?? config.redisPrefix;
   const queue: JobQueue = config.redisUrl ? new BullJobQueue(config.redisUrl, prefix) : new MemoryJobQueue();
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, prefix) : new MemoryEventBus();
+  // An api process only enqueues: its features' workers are not registered (roles.ts).
+  const featureQueue = config.role === "api" ? enqueueOnly(queue) : queue;
+  // Rate-limit counters in Redis, so a client spread over processes has one allowance.
+  const sharedRedis =
+    config.redisUrl && config.rateLimitPerMinute > 0 ? openSharedRedis(config.redisUrl) : null;
   const mailer = config.mail ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : null;
   const auth = createAuth(config, database.db, mailer);
   const inference = new InferenceService(config, loadRegistry(config));
@@ -166,12 +182,13 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     for (const method of [r.method].flat()) routes.push(`${method} ${r.url}`);
   });
   installErrorHandling(app);
+  if (config.role === "worker") serveOnlyProbes(app);
   // Headers first, so even a refused request's answer carries them; then refuse cross-site writes.
   installSecurityHeaders(app, config);
   installOriginCheck(app, config);
   installJsonBodyTypes(app);
   installInputHygiene(app);
-  installMetrics(app, config.metricsToken);
+  const metrics = installMetrics(app, config.metricsToken);
   await app.register(cookie);
   // An administrator viewing as a user changes nothing: one hook, before every route's body is read.
   refuseWritesWhileImpersonating(app, auth);
@@ -181,6 +198,9 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       timeWindow: "1 minute",
       // Only API calls count: a page load fetches dozens of static files.
       allowList: (req) => !req.url.startsWith("/api/") && !req.url.startsWith("/v1/"),
+      ...(sharedRedis
+        ? { redis: sharedRedis.client, nameSpace: `${prefix}:rate-limit:`, skipOnError: true }
+        : {}),
     });
   }
   await app.register(authRoutes, {
@@ -237,19 +257,36 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     // The test box counts with the default model when it is ready (or soon), else estimates.
     tokenCounter: async () => (await inference.readyDefault())?.tokenCounter() ?? estimateTokens,
   });
+  await app.register(chatTransferRoutes, {
+    db: database.db,
+    auth,
+    edition: config.edition,
+    audit: (entry) => insertAudit(database.db, entry),
+  });
+  await app.register(accountTransferRoutes, {
+    db: database.db,
+    auth,
+    storage,
+    characters,
+    chats: new ChatTransferService({ db: database.db, edition: config.edition }),
+    personaLimits: config.personaLimits,
+    highlightsMax: config.profile.highlightsMax,
+    models: { mayChoose: (viewer, id) => resolveModelChoice(inference.registry, viewer, id).id === id },
+    version: config.version,
+  });
   await app.register(modelRoutes, { auth, db: database.db, inference });
   await app.register(adminModelRoutes, { config, auth, inference });
-  const stopUpkeep = await installChat(app, {
+  const chat = await installChat(app, {
     db: database.db,
     config,
-    queue,
+    queue: featureQueue,
     bus,
     inference,
     auth,
     storage,
     memoryEmbedder,
   });
-  const community = { config, db: database.db, auth, storage, queue, bus, characters };
+  const community = { config, db: database.db, auth, storage, queue: featureQueue, bus, characters };
   const stopCommunity = [
     await installModeration(app, community),
     await installRatings(app, community),
@@ -258,6 +295,8 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     await installRecommendations(app, community),
   ];
   await installWaitingRoom(app, { db: database.db, auth, capacity: config.waitingRoomCapacity });
+  // The lines under load (docs/SCALING.md: what to alert on).
+  addGauges(metrics, [...lineGauges(database.db), ...roomGauges(database.db)]);
   await installSite(app, { config, db: database.db, auth });
   await installPledges(app, { config, db: database.db, auth });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey, embeddings: memoryEmbedder });
@@ -268,7 +307,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     bus,
     modelState: () => inference.state(),
   });
-  await serveWeb(app, config.webDist);
+  if (config.role !== "worker") await serveWeb(app, config.webDist);
 
   let closed = false;
   return {
@@ -282,10 +321,21 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     storage,
     characters,
     routes,
-    async close() {
+    interruptReplies: () => chat.interruptNow(),
+    async close(opts = {}) {
       if (closed) return;
       closed = true;
-      stopUpkeep();
+      if (opts.drainMs !== undefined) {
+        // No new connections; open ones (event streams) stay until their replies end.
+        app.server.close();
+        const started = Date.now();
+        app.log.info({ deadline_s: opts.drainMs / 1000 }, "draining: no new replies are taken here");
+        const { running, interrupted } = await chat.drain(opts.drainMs);
+        // The last `done` events reach their streams before the connections are cut.
+        if (running > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+        app.log.info({ running, interrupted, ms: Date.now() - started }, "drained");
+      }
+      chat.stop();
       for (const stop of stopCommunity) stop();
       billing.stop();
       await app.close();
@@ -293,6 +343,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       await memoryEmbedder?.close();
       await queue.close();
       await bus.close();
+      await sharedRedis?.close();
       if (!overrides.database) await database.close();
     },
   };

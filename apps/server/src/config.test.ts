@@ -32,3 +32,48 @@ describe("HEARTH_TRUSTED_ORIGINS", () => {
     }
   });
 });
+
+describe("HEARTH_ROLE", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-config-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const load = (env: Record<string, string>) => loadConfig({ HEARTH_DATA_DIR: dataDir, ...env });
+  const shared = { DATABASE_URL: "postgres://db/hearth", REDIS_URL: "redis://redis:6379" };
+
+  it("is all by default, with the default Redis prefix and a 30 s dead-worker limit", () => {
+    expect(load({})).toMatchObject({ role: "all", redisPrefix: "hearth", workerStaleS: 30 });
+  });
+
+  it("waits 30 s for running replies on SIGTERM by default; 0 waits not at all; a bad value names the setting", () => {
+    expect(load({}).drainS).toBe(30);
+    expect(load({ HEARTH_DRAIN_S: "0" }).drainS).toBe(0);
+    expect(load({ HEARTH_DRAIN_S: "120" }).drainS).toBe(120);
+    for (const bad of ["-1", "soon", "1.5", "99999"]) {
+      expect(() => load({ HEARTH_DRAIN_S: bad })).toThrow(ConfigError);
+      expect(() => load({ HEARTH_DRAIN_S: bad })).toThrow(/HEARTH_DRAIN_S/);
+    }
+  });
+
+  it("splits api and worker only on PostgreSQL and Redis, saying why in one line", () => {
+    for (const role of ["api", "worker"]) {
+      expect(load({ HEARTH_ROLE: role, ...shared }).role).toBe(role);
+      const partials: Record<string, string>[] = [
+        {},
+        { DATABASE_URL: shared.DATABASE_URL },
+        { REDIS_URL: shared.REDIS_URL },
+      ];
+      for (const partial of partials) {
+        expect(() => load({ HEARTH_ROLE: role, ...partial })).toThrow(ConfigError);
+        expect(() => load({ HEARTH_ROLE: role, ...partial })).toThrow(
+          /needs DATABASE_URL and REDIS_URL: [^\n]+$/,
+        );
+      }
+    }
+    expect(() => load({ HEARTH_ROLE: "both", ...shared })).toThrow(ConfigError);
+  });
+
+  it("refuses a Redis prefix with separators or spaces", () => {
+    expect(load({ HEARTH_REDIS_PREFIX: "scale_1" }).redisPrefix).toBe("scale_1");
+    expect(() => load({ HEARTH_REDIS_PREFIX: "a b" })).toThrow(ConfigError);
+    expect(() => load({ HEARTH_REDIS_PREFIX: "a:b" })).toThrow(ConfigError);
+  });
+});

@@ -16,6 +16,17 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  /** What this process does (`hearth start --role`): serve requests, run jobs, or both. */
+  HEARTH_ROLE: z.enum(["all", "api", "worker"]).default("all"),
+  /** Prefix of every Redis key (queues, streams, rate limits), so installs and tests can share a Redis. */
+  HEARTH_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default("hearth"),
+  /** Seconds without a heartbeat after which a reply's worker counts as dead and the reply is closed. */
+  HEARTH_WORKER_STALE_S: z.coerce.number().int().min(2).max(3600).default(30),
+  /** Seconds a SIGTERM waits for running replies to finish before closing them as interrupted (0: none). */
+  HEARTH_DRAIN_S: z.coerce.number().int().min(0).max(3600).default(30),
   HEARTH_SECRET: z.string().min(32).optional(),
   HEARTH_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HEARTH_BRAND_NAME: z.string().default("Hearth"),
@@ -137,6 +148,13 @@ export interface Config {
   publicUrl: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** `api` serves HTTP only, `worker` runs jobs and upkeep (health and metrics only), `all` both. */
+  role: "all" | "api" | "worker";
+  redisPrefix: string;
+  /** A generation whose heartbeat is this old is closed as interrupted; workers beat four times as often. */
+  workerStaleS: number;
+  /** On SIGTERM, how long running replies may still finish; those left are closed as interrupted. */
+  drainS: number;
   secret: string;
   logLevel: Env["HEARTH_LOG_LEVEL"];
   brand: { name: string; accent: string };
@@ -275,6 +293,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           label: e.OIDC_LABEL,
         }
       : null;
+  if (e.HEARTH_ROLE !== "all" && !(e.DATABASE_URL && e.REDIS_URL)) {
+    throw new ConfigError(
+      `HEARTH_ROLE=${e.HEARTH_ROLE} needs DATABASE_URL and REDIS_URL: processes split by role share work through PostgreSQL and Redis (the in-process queue cannot cross processes, and PGlite serves one process).`,
+    );
+  }
   if (e.S3_BUCKET && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError(
       "Invalid configuration:\n  S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too",
@@ -297,6 +320,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? null,
     databaseUrl: e.DATABASE_URL || null,
     redisUrl: e.REDIS_URL || null,
+    role: e.HEARTH_ROLE,
+    redisPrefix: e.HEARTH_REDIS_PREFIX,
+    workerStaleS: e.HEARTH_WORKER_STALE_S,
+    drainS: e.HEARTH_DRAIN_S,
     secret: e.HEARTH_SECRET ?? persistentSecret(dataDir),
     logLevel: e.HEARTH_LOG_LEVEL,
     brand: { name: e.HEARTH_BRAND_NAME, accent: e.HEARTH_ACCENT },

@@ -5,35 +5,48 @@ import { SYSTEM_USERNAME, seedDemoCharacters } from "./features/characters/index
 import { isDemoModel } from "./features/inference/index.ts";
 import { probeLocalServers, REAL_MODEL_COMMAND } from "./features/models/index.ts";
 
-/** Starts serving and shuts down cleanly on SIGTERM/SIGINT (finish requests, close pools). */
+/**
+ * Starts serving and shuts down cleanly on SIGTERM/SIGINT: running replies get HEARTH_DRAIN_S to
+ * finish (those left are closed as interrupted), then pools close. A second signal ends at once.
+ */
 export async function startServer(config: Config): Promise<Hearth> {
   const hearth = await createHearth(config);
   if (config.seedDemo) await seedOnFirstStart(hearth);
-  hearth.inference.warmUp((err) => hearth.app.log.error({ err }, "the default model could not be loaded"));
+  // An api process never loads a model: its replies run on workers.
+  if (config.role !== "api")
+    hearth.inference.warmUp((err) => hearth.app.log.error({ err }, "the default model could not be loaded"));
   const address = await hearth.app.listen({ port: config.port, host: config.host });
   hearth.app.log.info(
-    { address, database: hearth.database.driver, queue: hearth.queue.driver },
+    { address, role: config.role, database: hearth.database.driver, queue: hearth.queue.driver },
     "Hearth is running",
   );
-  if (isDemoModel(hearth.inference.defaultEntry)) void offerRealModels(hearth, config);
+  if (config.role !== "worker" && isDemoModel(hearth.inference.defaultEntry))
+    void offerRealModels(hearth, config);
 
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: running replies are closed as interrupted now, and the process ends.
+      hearth.app.log.info({ signal }, "stopping now: running replies are closed as interrupted");
+      hearth.interruptReplies();
+      setTimeout(() => process.exit(1), 5_000).unref();
+      return;
+    }
     stopping = true;
-    hearth.app.log.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 15_000);
+    hearth.app.log.info({ signal, drain_s: config.drainS }, "shutting down");
+    // The drain's deadline, then time to close what is left.
+    const force = setTimeout(() => process.exit(1), config.drainS * 1000 + 15_000);
     force.unref();
     try {
-      await hearth.close();
+      await hearth.close({ drainMs: config.drainS * 1000 });
       process.exit(0);
     } catch (error) {
       hearth.app.log.error({ err: error }, "shutdown failed");
       process.exit(1);
     }
   };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
   return hearth;
 }
 

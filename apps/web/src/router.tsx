@@ -13,7 +13,7 @@ import {
   useRouter,
 } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
-import { AppShell } from "./features/shell/app-shell.tsx";
+import { AppShell, useNavigating } from "./features/shell/app-shell.tsx";
 import { applyBrand, pageTitle } from "./lib/brand.ts";
 import { appConfigQuery, meQuery, useAppConfig, useMe } from "./lib/session.ts";
 import { ErrorScreen } from "./routes/error-screen.tsx";
@@ -87,11 +87,7 @@ const layoutRoutes = {
   bare: createRoute({
     getParentRoute: () => rootRoute,
     id: "bare",
-    component: () => (
-      <main id="main" className="flex min-h-dvh flex-col">
-        <Outlet />
-      </main>
-    ),
+    component: BareLayout,
   }),
 };
 
@@ -101,6 +97,15 @@ declare module "@tanstack/react-router" {
     screen?: RouteComponent;
     title?: string;
   }
+}
+
+function BareLayout() {
+  const navigating = useNavigating();
+  return (
+    <main id="main" aria-busy={navigating || undefined} className="flex min-h-dvh flex-col">
+      <Outlet />
+    </main>
+  );
 }
 
 /** Renders the route's lazy screen, or the limited-access page when the guard said so. */

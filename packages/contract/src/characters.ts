@@ -23,10 +23,10 @@ export type ModerationReport = z.infer<typeof moderationReport>;
 // Field limits live in labels.ts (`characterLimits`, free of zod, for the web's forms); the
 // schemas below read them from there, so a limit is written once.
 export const MAX_TAGS = limits.tags;
+// Tags keep the case their creator wrote ("White Hair"); search and filters compare them lower-cased.
 const tag = z
   .string()
   .trim()
-  .toLowerCase()
   .min(1)
   .max(limits.tag)
   .regex(/^[\p{L}\p{N} _&'+-]+$/u, "Tags use letters, digits, spaces and - _ & ' +");
@@ -50,6 +50,8 @@ export const characterFields = z.object({
   title: text(limits.title).default(""),
   greeting: text(limits.greeting).default(""),
   persona: text(limits.persona).default(""),
+  /** A card's personality summary (Tavern `personality`), kept apart from the description. */
+  personality: text(limits.personality).default(""),
   scenario: text(limits.scenario).default(""),
   dialogue: text(limits.dialogue).default(""),
   tags: z.array(tag).max(MAX_TAGS, `You can keep only ${MAX_TAGS} tags !`).default([]),
@@ -98,6 +100,7 @@ export const character = z.object({
   greeting: z.string(),
   alternate_greetings: z.array(z.string()),
   persona: z.string().nullable(),
+  personality: z.string().nullable(),
   scenario: z.string().nullable(),
   dialogue: z.string().nullable(),
   system_prompt: z.string().nullable(),
@@ -223,6 +226,7 @@ export const promptCostRequest = characterFields
     name: true,
     greeting: true,
     persona: true,
+    personality: true,
     scenario: true,
     dialogue: true,
     system_prompt: true,

@@ -25,6 +25,7 @@ export const characterLimits = {
   title: 200,
   greeting: 20_000,
   persona: 50_000,
+  personality: 20_000,
   scenario: 20_000,
   dialogue: 50_000,
   alternate_greeting: 20_000,

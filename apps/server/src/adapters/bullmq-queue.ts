@@ -50,10 +50,6 @@ export class BullJobQueue implements JobQueue {
     this.workers.push(worker);
   }
 
-  async waitingCount(name: string): Promise<number> {
-    return this.queue(name).getJobCountByTypes("waiting", "prioritized");
-  }
-
   async ping(): Promise<void> {
     await this.connection.ping();
   }

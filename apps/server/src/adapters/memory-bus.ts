@@ -35,7 +35,8 @@ export class MemoryEventBus implements EventBus {
     let last = Number(afterId) || 0;
     while (!signal.aborted) {
       const s = this.stream(name);
-      const fresh = s.events.filter((e) => Number(e.id) > last);
+      // Ids are positions (1, 2, ...) and events are never dropped one by one: slice, not scan.
+      const fresh = s.events.slice(last);
       if (fresh.length > 0) {
         for (const e of fresh) {
           last = Number(e.id);
@@ -53,6 +54,10 @@ export class MemoryEventBus implements EventBus {
         signal.addEventListener("abort", done, { once: true });
       });
     }
+  }
+
+  async range<T>(name: string): Promise<BusEvent<T>[]> {
+    return [...(this.streams.get(name)?.events ?? [])] as BusEvent<T>[];
   }
 
   async expire(name: string, ttlSeconds: number): Promise<void> {

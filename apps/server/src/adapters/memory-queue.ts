@@ -81,10 +81,6 @@ export class MemoryJobQueue implements JobQueue {
     }
   }
 
-  async waitingCount(name: string): Promise<number> {
-    return this.lanes.get(name)?.waiting.length ?? 0;
-  }
-
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {

@@ -46,8 +46,14 @@ const program = new Command()
 program
   .command("start")
   .description("Migrate the database and serve the API and web client on one port (PORT, default 3000)")
-  .action(async () => {
-    const config = loadConfig();
+  .addOption(
+    new Option(
+      "--role <role>",
+      "api: serve requests only; worker: run replies and jobs only (health and metrics on PORT); all: both (HEARTH_ROLE, default all). api and worker need DATABASE_URL and REDIS_URL",
+    ).choices(["all", "api", "worker"]),
+  )
+  .action(async (opts: { role?: string }) => {
+    const config = loadConfig(opts.role ? { ...process.env, HEARTH_ROLE: opts.role } : process.env);
     // Held until the process exits.
     if (!config.databaseUrl) lockDataDir(config.dataDir, "start");
     const { startServer } = await import("../main.ts");
@@ -121,6 +127,25 @@ program
   .action(async (files, opts) =>
     writingDatabase("import", async (config) =>
       (await import("../features/characters/cli.ts")).importCommand(config, files, opts),
+    ),
+  );
+
+program
+  .command("import-chat")
+  .description(
+    "Import a chat (SillyTavern JSONL or a Hearth chat export) as a new conversation with a character",
+  )
+  .argument("<file>", "chat file")
+  .requiredOption("--character <id>", "the character the chat is with")
+  .requiredOption("--user <user>", "email or username of the member it is imported for")
+  .option("--persona <id>", "the member's persona for the chat's user (default: their default persona)")
+  .addHelpText(
+    "after",
+    "\nExample:\n  hearth import-chat 'Mira - 2024-05-01@20h00m00s.jsonl' --character 7f0c… --user alice@example.com",
+  )
+  .action(async (file, opts) =>
+    writingDatabase("import-chat", async (config) =>
+      (await import("../features/chat-transfer/cli.ts")).importChatCommand(config, file, opts),
     ),
   );
 

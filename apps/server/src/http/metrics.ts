@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { operationsEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { HttpError } from "./errors.ts";
 import { route } from "./route.ts";
 
@@ -46,4 +46,27 @@ export function installMetrics(app: FastifyInstance, token: string | null): Regi
     return reply.header("content-type", registry.contentType).send(await registry.metrics());
   });
   return registry;
+}
+
+/** A gauge a feature reads from its own state when /metrics is scraped (features stay free of prom-client). */
+export interface GaugeReading {
+  name: string;
+  help: string;
+  labelNames: string[];
+  read(): Promise<{ labels: Record<string, string>; value: number }[]>;
+}
+
+export function addGauges(registry: Registry, readings: GaugeReading[]): void {
+  for (const reading of readings) {
+    new Gauge({
+      name: reading.name,
+      help: reading.help,
+      labelNames: reading.labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { labels, value } of await reading.read()) this.set(labels, value);
+      },
+    });
+  }
 }

@@ -14,6 +14,8 @@ export interface EventBus {
   append<T>(stream: string, data: T): Promise<string>;
   /** Events after `afterId` ("0" for all kept), then live ones until the signal aborts. */
   read<T>(stream: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>>;
+  /** The events a stream keeps now, oldest first (recovery rebuilds a reply from them). */
+  range<T>(stream: string): Promise<BusEvent<T>[]>;
   /** Drops a stream's events after `ttlSeconds`. */
   expire(stream: string, ttlSeconds: number): Promise<void>;
   ping(): Promise<void>;

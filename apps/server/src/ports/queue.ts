@@ -17,8 +17,6 @@ export interface JobQueue {
   enqueue<T>(name: string, data: T, opts?: JobOptions): Promise<string>;
   /** Registers the worker for a job name; one worker per name per process. */
   process<T>(name: string, handler: JobHandler<T>, opts?: { concurrency?: number }): void;
-  /** Jobs waiting (not yet active) for a name, for waiting-room positions. */
-  waitingCount(name: string): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -22,7 +22,7 @@ const statusMessages: Record<number, string> = {
 
 /**
  * Sends one file to an endpoint the contract declares with a multipart body: its method, path
- * and answer type come from the declaration.
+ * and answer type come from the declaration (and its query, when it has one).
  */
 export function uploadTo<D extends EndpointDef & { body: "multipart" }>(
   def: D,
@@ -30,8 +30,14 @@ export function uploadTo<D extends EndpointDef & { body: "multipart" }>(
   file: File,
   onProgress?: (progress: UploadProgress) => void,
   signal?: AbortSignal,
+  query?: EndpointInput<D>["query"],
 ): Promise<EndpointResponse<D>> {
-  const url = pathOf(def.path, params as Record<string, string> | undefined);
+  const path = pathOf(def.path, params as Record<string, string> | undefined);
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const url = search.size ? `${path}?${search}` : path;
   return uploadFile<EndpointResponse<D>>(url, file, onProgress, signal, def.method);
 }
 

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { YourDataSection } from "../features/account-transfer/your-data-section.tsx";
 import { profileSettingsQuery } from "../features/profile/api.ts";
 import { ProfileForm } from "../features/profile/profile-form.tsx";
 import { PasswordSection, SessionsSection } from "../features/profile/sessions-card.tsx";
@@ -31,6 +32,7 @@ export default function ProfileScreen() {
             <>
               <PasswordSection />
               <SessionsSection />
+              {me.impersonated_by ? null : <YourDataSection />}
             </>
           )}
         </div>

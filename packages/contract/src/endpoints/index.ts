@@ -1,9 +1,11 @@
 import type { EndpointDef } from "../endpoint.ts";
 import { accountLifecycleEndpoints } from "./account-lifecycle.ts";
+import { accountTransferEndpoints } from "./account-transfer.ts";
 import { accountEndpoints } from "./accounts.ts";
 import { billingEndpoints } from "./billing.ts";
 import { blockingEndpoints } from "./blocking.ts";
 import { characterEndpoints } from "./characters.ts";
+import { chatTransferEndpoints } from "./chat-transfer.ts";
 import { chatEndpoints } from "./chats.ts";
 import { checkoutEndpoints } from "./checkout.ts";
 import { generationEndpoints } from "./generation.ts";
@@ -26,10 +28,12 @@ import { siteEndpoints } from "./site.ts";
 export {
   accountEndpoints,
   accountLifecycleEndpoints,
+  accountTransferEndpoints,
   billingEndpoints,
   blockingEndpoints,
   characterEndpoints,
   chatEndpoints,
+  chatTransferEndpoints,
   checkoutEndpoints,
   generationEndpoints,
   impersonationEndpoints,
@@ -74,4 +78,6 @@ export const allEndpoints: readonly EndpointDef[] = [
   memoryEndpoints,
   lorebookEndpoints,
   queueEndpoints,
+  chatTransferEndpoints,
+  accountTransferEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);

@@ -25,6 +25,7 @@ import {
 } from "./profile-rules.ts";
 import { usernameTaken } from "./queries.ts";
 import { accounts, sessions, users, verifications } from "./schema.ts";
+import { registerSessionLookup } from "./session-lookup.ts";
 
 /**
  * better-auth wiring: email + password, guests (anonymous plugin) and a hosted OIDC provider
@@ -57,7 +58,7 @@ export function createAuth(config: Config, db: Db, mailer: Mailer | null = null)
     );
   }
 
-  return betterAuth({
+  const auth = betterAuth({
     appName: config.brand.name,
     secret: config.secret,
     basePath: "/api/auth",
@@ -150,6 +151,9 @@ export function createAuth(config: Config, db: Db, mailer: Mailer | null = null)
     plugins,
     telemetry: { enabled: false },
   });
+  // Requests resolve their session in one query (session-lookup.ts), better-auth's way otherwise.
+  registerSessionLookup(auth, db);
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -82,6 +82,20 @@ describe.each(drivers)("card checkout on %s", (driver) => {
     return first;
   };
 
+  /** A Stripe event sent to Hearth's webhook as Stripe signs it (a replay, or one arriving late). */
+  const deliver = (event: unknown) => {
+    const payload = JSON.stringify(event);
+    return h.app.inject({
+      method: "POST",
+      url: "/api/billing/webhooks/stripe",
+      headers: {
+        "content-type": "application/json",
+        "stripe-signature": signatureHeader(payload, stripe.webhookSecret),
+      },
+      payload,
+    });
+  };
+
   it("offers the card first, with Stripe's public key and script, never the secret", async () => {
     const res = await a.get("/api/checkout/options");
     const options = res.json<CheckoutOptions>();
@@ -187,17 +201,7 @@ describe.each(drivers)("card checkout on %s", (driver) => {
     await stripe.flushWebhooks();
     const sent = stripe.events.at(-1);
     expect(sent).toBeDefined();
-    const payload = JSON.stringify(sent);
-    const replay = () =>
-      h.app.inject({
-        method: "POST",
-        url: "/api/billing/webhooks/stripe",
-        headers: {
-          "content-type": "application/json",
-          "stripe-signature": signatureHeader(payload, stripe.webhookSecret),
-        },
-        payload,
-      });
+    const replay = () => deliver(sent);
     const count = async () =>
       (
         await h.database.db
@@ -224,6 +228,8 @@ describe.each(drivers)("card checkout on %s", (driver) => {
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json()).toMatchObject({ status: "SUCCESS", subscription_status: "cancelled" });
     expect((await me(member)).permissions).toContain("4k_context");
+    await stripe.flushWebhooks();
+    const beforeUncancel = stripe.events.length;
     const uncancel = await a.put("/api/subscriptions/sticky", { ...ids, action: "uncancel" }, member);
     expect(uncancel.json()).toMatchObject({ subscription_status: "active" });
     const upgrade = await a.put(
@@ -232,6 +238,14 @@ describe.each(drivers)("card checkout on %s", (driver) => {
       member,
     );
     expect(upgrade.statusCode, upgrade.body).toBe(200);
+    expect((await sticky(member)).current_product.plan_id).toBe("premium-1m");
+    expect((await me(member)).role).toBe("premium");
+    // The "uncancelled" webhook, landing after the upgrade (Stripe keeps no order), must not put
+    // the member back on the plan its copy of the subscription names.
+    await stripe.flushWebhooks();
+    const stale = stripe.events.slice(beforeUncancel).find((e) => e.type === "customer.subscription.updated");
+    expect(stale).toBeDefined();
+    expect((await deliver({ ...stale, id: `${stale?.id}_late` })).statusCode).toBe(200);
     expect((await sticky(member)).current_product.plan_id).toBe("premium-1m");
     expect((await me(member)).role).toBe("premium");
     const rebill = await a.put("/api/subscriptions/sticky", { ...ids, action: "charge_rebill" }, member);

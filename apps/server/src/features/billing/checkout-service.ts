@@ -353,10 +353,11 @@ export class CheckoutService {
       if (order && order.status !== "approved")
         await this.settle(order, await card.paymentOutcome(event.paymentId));
     }
-    // Invoice events carry no subscription state: the provider is asked for it.
-    const remote =
-      event.subscription ??
-      (event.subscriptionId ? await card.fetchSubscription(event.subscriptionId) : null);
+    // The provider is asked for the subscription's state now rather than trusting the event's
+    // copy: webhooks arrive late and out of order, and an older snapshot (say the "uncancelled"
+    // one landing after the member's upgrade) would undo a newer change. Invoice events carry
+    // no state at all.
+    const remote = event.subscriptionId ? await card.fetchSubscription(event.subscriptionId) : null;
     if (remote) await this.deps.billing.syncProvider(remote, event);
   }
 

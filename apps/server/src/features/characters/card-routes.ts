@@ -24,6 +24,7 @@ export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps
         name: row.name,
         greeting: row.greeting,
         persona: row.persona,
+        personality: row.personality,
         scenario: row.scenario,
         dialogue: row.dialogue,
         system_prompt: row.systemPrompt,

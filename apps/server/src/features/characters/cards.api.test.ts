@@ -39,7 +39,7 @@ describe("character card import and export", () => {
       scenario: "A lighthouse at the edge of the known map.",
       moderationReport: { moderation_status: "approved" },
     });
-    expect(character.tags).toContain("fantasy");
+    expect(character.tags).toContain("Fantasy");
     expect(character.avatar_url).toMatch(/-512\.webp$/);
     expect(character.token_count).toBeGreaterThan(0);
     expect(report.format).toBe("png_v2");

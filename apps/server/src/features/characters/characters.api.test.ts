@@ -60,7 +60,8 @@ describe.each(drivers)("characters API on %s", (driver) => {
         name: "Mira",
         title: "Cartographer",
         visibility: "private",
-        tags: ["fantasy", "cozy"],
+        // As written, once each (a second spelling of a tag is the same tag).
+        tags: ["Fantasy", "cozy"],
         creator_user_id: creator.id,
         is_creator: true,
         definition_hidden: false,

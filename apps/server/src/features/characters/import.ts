@@ -3,6 +3,7 @@ import { HttpError } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { Viewer } from "../accounts/index.ts";
 import { MAX_IMAGE_BYTES } from "./cards/limits.ts";
+import { artHash, writeCardPointer } from "./cards/source.ts";
 import { CardError, type ParseCard } from "./cards/types.ts";
 import type { CharacterRow } from "./schema.ts";
 import type { CharacterService } from "./service.ts";
@@ -36,14 +37,29 @@ export async function importCard(
     throw error instanceof CardError ? cardHttpError(error) : error;
   }
   const fields = parse(characterCreate, { ...parsed.fields, visibility: "private" });
+  // The card as written, so an export gives back what Hearth does not change (cards/source.ts).
+  const { service } = deps;
+  const cardSource = writeCardPointer({
+    version: parsed.source.version,
+    dataKey: await service.storeCardFile(Buffer.from(JSON.stringify(parsed.source.data), "utf8"), "json"),
+    ...(parsed.archive ? { archiveKey: await service.storeCardFile(parsed.archive, "charx") } : {}),
+    ...(parsed.art ? { artSha256: artHash(parsed.art) } : {}),
+  });
   let row = await deps.service.create(creator.id, fields, {
     characterBook: parsed.characterBook,
     extensions: parsed.extensions,
+    cardSource,
   });
   const report: ImportReport = { ...parsed.report, warnings: [...parsed.report.warnings] };
   if (parsed.avatar) {
     try {
-      row = await deps.service.setAvatar(creator, row, parsed.avatar.data, MAX_IMAGE_BYTES);
+      row = await deps.service.setAvatar(
+        creator,
+        row,
+        parsed.avatar.data,
+        MAX_IMAGE_BYTES,
+        parsed.art ?? parsed.avatar.data,
+      );
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       // The parser listed the picture as taken; it was refused, so it is not.

@@ -7,8 +7,10 @@ import { characters } from "./schema.ts";
 
 export { exportCard } from "./cards/export.ts";
 export { parseCard } from "./cards/parse.ts";
+export { importCard } from "./import.ts";
 export { type CardRow, findCardRows } from "./list-queries.ts";
 export {
+  assertCanChat,
   assertCanEdit,
   canChat,
   canSeeDefinition,

@@ -11,7 +11,7 @@ type Stroke = [number, number][];
  * Upper-case letters on a 4 x 6 grid (y down): polylines separated by "|", points by spaces.
  * Kept as strings so the table stays readable after formatting.
  */
-const GLYPH_STROKES: Record<string, string> = {
+export const GLYPH_STROKES: Record<string, string> = {
   A: "0,6 2,0 4,6|0.7,4 3.3,4",
   B: "0,3 3,3 4,4 4,5 3,6 0,6 0,0 3,0 4,1 4,2 3,3",
   C: "4,1 3,0 1,0 0,1 0,5 1,6 3,6 4,5",
@@ -40,9 +40,9 @@ const GLYPH_STROKES: Record<string, string> = {
   Z: "0,0 4,0 0,6 4,6",
 };
 /** Anything without a glyph (digits, other scripts) is drawn as a diamond. */
-const FALLBACK = "2,0 4,3 2,6 0,3 2,0";
+export const FALLBACK = "2,0 4,3 2,6 0,3 2,0";
 
-function strokes(spec: string): Stroke[] {
+export function strokes(spec: string): Stroke[] {
   return spec
     .split("|")
     .map((line) => line.split(" ").map((p) => p.split(",").map(Number) as [number, number]));
@@ -89,7 +89,7 @@ export function monogramPng(name: string, color: string, size = 512): Promise<Bu
 }
 
 /** Darkens (negative) or lightens a #rrggbb colour by a fraction. */
-function shade(hex: string, by: number): string {
+export function shade(hex: string, by: number): string {
   const channel = (i: number) => {
     const v = Number.parseInt(hex.slice(1 + i * 2, 3 + i * 2), 16);
     const out = by < 0 ? v * (1 + by) : v + (255 - v) * by;

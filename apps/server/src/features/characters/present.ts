@@ -19,12 +19,13 @@ export function toCharacter(found: FoundCharacter, viewer: MaybeViewer, storage:
     greeting: r.greeting,
     alternate_greetings: r.alternateGreetings,
     persona: hidden(r.persona),
+    personality: hidden(r.personality),
     scenario: hidden(r.scenario),
     dialogue: hidden(r.dialogue),
     system_prompt: hidden(r.systemPrompt),
     post_history_instructions: hidden(r.postHistoryInstructions),
     creator_notes: r.creatorNotes,
-    tags: r.tags,
+    tags: displayTags(r),
     avatar_url: avatarUrl(storage, r.avatarKey),
     avatar_is_nsfw: r.avatarIsNsfw,
     creator_user_id: r.creatorUserId,
@@ -67,11 +68,20 @@ export function toCard(row: CardRow, storage: FileStorage): CharacterCard {
     creator_username: row.creatorUsername,
     num_messages: r.numMessages,
     rating_score: r.ratingScore,
-    tags: r.tags,
+    tags: displayTags(r),
     visibility: r.visibility,
     is_nsfw: r.isNsfw,
     moderationReport: { moderation_status: r.moderationStatus },
     reportsType: r.reportsType,
     created_at: r.createdAt.toISOString(),
   };
+}
+
+/**
+ * The tags as their creator wrote them. `tags` (lower-cased) is the truth, since other features
+ * (accepted tag suggestions) change it alone; a tag without a written form shows lower-cased.
+ */
+export function displayTags(r: { tags: string[]; tagLabels?: string[] | null }): string[] {
+  const labels = new Map((r.tagLabels ?? []).map((l) => [l.toLowerCase(), l]));
+  return r.tags.map((t) => labels.get(t) ?? t);
 }

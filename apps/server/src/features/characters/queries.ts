@@ -97,7 +97,7 @@ export async function softDeleteCharacter(db: Db, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(characters)
-      .set({ deletedAt: new Date(), avatarKey: null, numFavorites: 0 })
+      .set({ deletedAt: new Date(), avatarKey: null, artKey: null, numFavorites: 0 })
       .where(eq(characters.id, id));
     await tx.delete(favorites).where(eq(favorites.characterId, id));
   });

@@ -35,14 +35,24 @@ export const characters = pgTable(
     greeting: text("greeting").notNull().default(""),
     alternateGreetings: jsonb("alternate_greetings").$type<string[]>().notNull().default([]),
     persona: text("persona").notNull().default(""),
+    /** A card's personality summary, kept apart from the description (the persona). */
+    personality: text("personality").notNull().default(""),
     scenario: text("scenario").notNull().default(""),
     dialogue: text("dialogue").notNull().default(""),
     systemPrompt: text("system_prompt").notNull().default(""),
     postHistoryInstructions: text("post_history_instructions").notNull().default(""),
     creatorNotes: text("creator_notes").notNull().default(""),
+    /** Lower-cased, for search and filters (and other features' tag queries). */
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    /** The same tags as their creator wrote them ("White Hair"), for display and card export. */
+    tagLabels: text("tag_labels").array().notNull().default(sql`'{}'::text[]`),
     /** Storage key prefix of the avatar; the files are `${key}-512.webp` and `${key}-128.webp`. */
     avatarKey: text("avatar_key"),
+    /**
+     * Storage key of the avatar's original image (an imported card's PNG without its card text),
+     * exported as the card's art; the avatar files are square crops derived from it.
+     */
+    artKey: text("art_key"),
     avatarIsNsfw: boolean("avatar_is_nsfw").notNull().default(false),
     definitionVisible: boolean("definition_visible").notNull().default(false),
     visibility: text("visibility", { enum: ["public", "private", "permanently_private", "hidden"] })
@@ -72,6 +82,13 @@ export const characters = pgTable(
     characterBook: jsonb("character_book"),
     /** Unknown card `extensions`, kept so an import → export round trip loses nothing. */
     extensions: jsonb("extensions").$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * An imported card's source (cards/source.ts): its version and the storage keys of its data as
+     * written (JSON text, key order kept) and of its CharX archive, with its art's hash. A small
+     * pointer, so reading a character never carries a large card; an export writes back every
+     * value Hearth has not changed.
+     */
+    cardSource: text("card_source"),
     createdAt: ms("created_at").notNull().defaultNow(),
     updatedAt: ms("updated_at").notNull().defaultNow(),
     /** Soft delete: conversations (a later feature) still point here and answer "private or deleted". */

@@ -1,14 +1,18 @@
+import { randomBytes } from "node:crypto";
 import type { characterCreate, characterUpdate, ModerationStatus } from "@hearth/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { avatarFileKey, deleteAvatarFiles, storeAvatar } from "../../lib/avatars.ts";
+import { sniffImageType } from "../../lib/image-type.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/index.ts";
 import { toCharacterBook } from "../lorebooks/index.ts";
+import { readCardData, readCardPointer } from "./cards/source.ts";
 import type { ExportableCharacter } from "./cards/types.ts";
 import { awaitsReview, statusOnCreate, statusOnCreatorEdit } from "./moderation.ts";
 import { assertCanChat, invalidAccess, isCreator, type MaybeViewer } from "./policy.ts";
+import { displayTags } from "./present.ts";
 import {
   type FoundCharacter,
   findCharacter,
@@ -72,6 +76,8 @@ export type ModeratorChange = Partial<
 export interface CreateExtras {
   characterBook?: unknown | null;
   extensions?: Record<string, unknown>;
+  /** An imported card as written (cards/source.ts), so its export writes back what was kept. */
+  cardSource?: string | null;
   /** The seed's demo bots are approved from the start. */
   moderationStatus?: ModerationStatus;
 }
@@ -87,13 +93,19 @@ function toColumns(f: Partial<CharacterFields>): Partial<NewCharacterRow> {
   set("greeting", f.greeting);
   set("alternateGreetings", f.alternate_greetings);
   set("persona", f.persona);
+  set("personality", f.personality);
   set("scenario", f.scenario);
   set("dialogue", f.dialogue);
   set("systemPrompt", f.system_prompt);
   set("postHistoryInstructions", f.post_history_instructions);
   set("creatorNotes", f.creator_notes);
-  // Tags are kept once each, in the order given.
-  set("tags", f.tags && [...new Set(f.tags)]);
+  // Tags are kept once each (compared without case), in the order given: as written for display,
+  // lower-cased for search and filters.
+  if (f.tags) {
+    const labels = tagLabels(f.tags);
+    out.tagLabels = labels;
+    out.tags = labels.map((t) => t.toLowerCase());
+  }
   set("avatarIsNsfw", f.avatar_is_nsfw);
   set("definitionVisible", f.definition_visible);
   set("visibility", f.visibility);
@@ -106,7 +118,25 @@ function toColumns(f: Partial<CharacterFields>): Partial<NewCharacterRow> {
   return out;
 }
 
-const PROMPT_COLUMNS = ["persona", "scenario", "dialogue", "greeting", "systemPrompt"] as const;
+/** Tags once each, the first spelling of a tag winning ("White Hair", "white hair" → "White Hair"). */
+export function tagLabels(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((t) => {
+    const key = t.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const PROMPT_COLUMNS = [
+  "persona",
+  "personality",
+  "scenario",
+  "dialogue",
+  "greeting",
+  "systemPrompt",
+] as const;
 
 /**
  * Character writes: moderation state, token counts and avatar files follow every change here,
@@ -131,6 +161,7 @@ export class CharacterService {
       // An imported card's book as the card had it; else the one the editor sent.
       characterBook: extras.characterBook ?? columns.characterBook ?? null,
       extensions: extras.extensions ?? {},
+      cardSource: extras.cardSource ?? null,
     };
     const reviews = this.deps.moderation;
     if (!reviews || !awaitsReview(values.moderationStatus ?? "approved")) {
@@ -199,18 +230,25 @@ export class CharacterService {
     } else {
       await softDeleteCharacter(this.deps.db, row.id);
     }
-    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
+    await this.removeFiles(row);
   }
 
-  /** Stores a new avatar (checked, re-encoded) and then removes the old files. */
+  /**
+   * Stores a new avatar (checked, re-encoded into square crops) and its original image, the art a
+   * card export carries (`art`, when given, replaces the upload as that original: an imported
+   * card's PNG without its card text), then removes the old files.
+   */
   async setAvatar(
     viewer: MaybeViewer,
     row: CharacterRow,
     image: Buffer,
     maxBytes?: number,
+    art: Buffer = image,
   ): Promise<CharacterRow> {
     const key = await storeAvatar(this.deps.storage, `avatars/${row.id}`, image, maxBytes);
-    const columns: Partial<NewCharacterRow> = { avatarKey: key };
+    const artKey = `${key}-art-${randomBytes(8).toString("hex")}`;
+    await this.deps.storage.put(artKey, art, `image/${sniffImageType(art) ?? "png"}`);
+    const columns: Partial<NewCharacterRow> = { avatarKey: key, artKey };
     // A first avatar completes a new bot; replacing one is an edit like any other.
     if (isCreator(viewer, row) && row.avatarKey) {
       columns.moderationStatus = statusOnCreatorEdit(
@@ -220,13 +258,13 @@ export class CharacterService {
       );
     }
     const updated = await this.save(row.id, columns);
-    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
+    await this.removeAvatarFiles(row);
     return updated;
   }
 
   async removeAvatar(row: CharacterRow): Promise<CharacterRow> {
-    const updated = await this.save(row.id, { avatarKey: null });
-    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
+    const updated = await this.save(row.id, { avatarKey: null, artKey: null });
+    await this.removeAvatarFiles(row);
     return updated;
   }
 
@@ -255,9 +293,26 @@ export class CharacterService {
     return before;
   }
 
-  /** The avatar files of a bot deleted in a transaction, once that transaction has committed. */
-  removeFiles(row: CharacterRow): Promise<void> {
-    return deleteAvatarFiles(this.deps.storage, row.avatarKey);
+  /** The files of a bot deleted in a transaction (avatar, art, card archive), once it has committed. */
+  async removeFiles(row: CharacterRow): Promise<void> {
+    await this.removeAvatarFiles(row);
+    const source = readCardPointer(row.cardSource);
+    for (const key of [source?.dataKey, source?.archiveKey]) {
+      if (key) await this.deps.storage.delete(key).catch(() => undefined);
+    }
+  }
+
+  /** The avatar's crops and its original art; never failing, like deleteAvatarFiles. */
+  private async removeAvatarFiles(row: CharacterRow): Promise<void> {
+    await deleteAvatarFiles(this.deps.storage, row.avatarKey);
+    if (row.artKey) await this.deps.storage.delete(row.artKey).catch(() => undefined);
+  }
+
+  /** Keeps an imported card's data or CharX file, for its export (cards/source.ts); answers its key. */
+  async storeCardFile(data: Buffer, kind: "json" | "charx"): Promise<string> {
+    const key = `cards/${randomBytes(12).toString("hex")}.${kind}`;
+    await this.deps.storage.put(key, data, kind === "json" ? "application/json" : "application/zip");
+    return key;
   }
 
   private async lockLive(tx: Db, id: string): Promise<CharacterRow | null> {
@@ -270,19 +325,27 @@ export class CharacterService {
     return row ?? null;
   }
 
-  /** What the card writer needs: every field, the kept card data, and the avatar bytes. */
+  /** What the card writer needs: every field, the kept card data, the art and avatar bytes. */
   async exportable(found: FoundCharacter): Promise<ExportableCharacter> {
     const r = found.character;
-    const avatar = r.avatarKey ? await this.deps.storage.get(avatarFileKey(r.avatarKey, "large")) : null;
+    const { storage } = this.deps;
+    const file = async (key: string | null | undefined) => {
+      const got = key ? await storage.get(key) : null;
+      return got ? { data: got.body, mimeType: got.contentType } : null;
+    };
+    const pointer = readCardPointer(r.cardSource);
+    const data = readCardData((await file(pointer?.dataKey))?.data);
+    const archive = await file(pointer?.archiveKey);
     return {
       fields: {
         name: r.name,
         title: r.title,
         greeting: r.greeting,
         persona: r.persona,
+        personality: r.personality,
         scenario: r.scenario,
         dialogue: r.dialogue,
-        tags: r.tags,
+        tags: displayTags(r),
         avatar_is_nsfw: r.avatarIsNsfw,
         definition_visible: r.definitionVisible,
         visibility: r.visibility,
@@ -296,7 +359,9 @@ export class CharacterService {
       characterBook: r.characterBook,
       extensions: r.extensions,
       creatorUsername: found.creatorUsername,
-      avatar: avatar ? { data: avatar.body, mimeType: avatar.contentType } : null,
+      avatar: await file(r.avatarKey ? avatarFileKey(r.avatarKey, "large") : null),
+      art: await file(r.artKey),
+      source: pointer && data && { ...pointer, data, archive: archive?.data ?? null },
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

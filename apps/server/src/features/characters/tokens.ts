@@ -13,12 +13,15 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
  */
 export function promptText(f: {
   persona: string;
+  personality?: string;
   scenario: string;
   dialogue: string;
   greeting: string;
   systemPrompt: string;
 }): string {
-  return [f.systemPrompt, f.persona, f.scenario, f.dialogue, f.greeting].filter(Boolean).join("\n");
+  return [f.systemPrompt, f.persona, f.personality ?? "", f.scenario, f.dialogue, f.greeting]
+    .filter(Boolean)
+    .join("\n");
 }
 
 /** How long a save waits for the model to count before settling for an estimate. */

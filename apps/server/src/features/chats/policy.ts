@@ -2,8 +2,14 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { assertPermission, type Viewer } from "../accounts/index.ts";
-import { assertCreatorNotBlocked } from "../blocking/index.ts";
-import { allowNsfw, type CharacterRow, chattableCharacter, invalidAccess } from "../characters/index.ts";
+import { assertCreatorNotBlocked, blockedBotCreator } from "../blocking/index.ts";
+import {
+  allowNsfw,
+  assertCanChat,
+  type CharacterRow,
+  chattableCharacter,
+  invalidAccess,
+} from "../characters/index.ts";
 import type { ConversationRow } from "./schema.ts";
 
 /**
@@ -35,4 +41,19 @@ export async function chattable(
   if (character.isNsfw && !allowNsfw({ edition }, true)) throw invalidAccess();
   await assertCreatorNotBlocked(db, viewer, character.creatorUserId);
   return character;
+}
+
+/**
+ * `chattable`'s rules on rows already read (accepting a message reads them with the rest in one
+ * query): the live character or null, and whether the viewer blocked its creator.
+ */
+export function assertChattable(
+  viewer: Viewer,
+  character: CharacterRow | null,
+  creatorBlocked: boolean,
+  edition: Config["edition"],
+): asserts character is CharacterRow {
+  assertCanChat(viewer, character);
+  if (character.isNsfw && !allowNsfw({ edition }, true)) throw invalidAccess();
+  if (creatorBlocked && !viewer.isGuest && viewer.id !== character.creatorUserId) throw blockedBotCreator();
 }

@@ -49,6 +49,19 @@ describe("resolveMacros", () => {
 });
 
 describe("buildPrompt", () => {
+  it("puts a card's personality after the description, as SillyTavern does", () => {
+    const p = buildPrompt(input({ character: { ...character, personality: "warm, {{user}}'s ally" } }));
+    const system = p.messages[0]?.content ?? "";
+    expect(system).toContain(
+      "You are Mira. Mira is a librarian who adores old maps.\nMira's personality: warm, Sam's ally\nScenario:",
+    );
+    // No personality, no line.
+    expect(buildPrompt(input()).messages[0]?.content).not.toContain("personality:");
+    // A personality alone still reads after the name.
+    const alone = buildPrompt(input({ character: { ...character, persona: "", personality: "shy" } }));
+    expect(alone.messages[0]?.content).toContain("You are Mira. Mira's personality: shy");
+  });
+
   it("orders the card (character, scenario, user persona), examples, history", () => {
     const p = buildPrompt(input());
     expect(p.messages.map((m) => m.role)).toEqual([

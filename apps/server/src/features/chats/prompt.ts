@@ -23,6 +23,8 @@ import { type CountTokens, cutDialogueLines, cutToTokens, shareBudget } from "./
 export interface PromptCharacter {
   name: string;
   persona: string;
+  /** A card's personality summary, placed after the description as SillyTavern does. */
+  personality?: string;
   scenario: string;
   dialogue: string;
   systemPrompt: string;
@@ -128,7 +130,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 
   const full: Definition = {
     system_prompt: fill(character.systemPrompt),
-    description: fill(character.persona),
+    description: describe(fill(character.persona), fill(character.personality ?? ""), character.name),
     scenario: fill(character.scenario),
     user_persona: fill(persona.description),
     post_history: fill(character.postHistoryInstructions),
@@ -272,6 +274,16 @@ export function buildPromptWithin(
     if (over <= 0 || attempt === 3) return { ...built, promptTokens };
     contextTokens -= over;
   }
+}
+
+/**
+ * The description with the card's personality after it, in SillyTavern's words
+ * ("{{char}}'s personality: ..."); both are the character's description when the prompt is cut.
+ */
+function describe(description: string, personality: string, charName: string): string {
+  if (!personality) return description;
+  const line = `${charName}'s personality: ${personality}`;
+  return description ? `${description}\n${line}` : line;
 }
 
 function emptyDefinition(): Definition {

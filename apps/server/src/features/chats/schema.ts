@@ -106,8 +106,25 @@ export const generations = pgTable(
     /** Refreshed by the worker; a running generation whose heartbeat stops was cut off by a crash. */
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /**
+     * Its place in the line for the model (generation/scheduling.ts): arrival plus its plan's
+     * head start given to others, so better plans go first yet anyone who waits long enough is next.
+     */
+    turnAt: timestamp("turn_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The capacity it waits for: a remote server's slots, or this model's sequences in each process. */
+    capacityKey: text("capacity_key").notNull().default(""),
+    /** How many of its member's generations may run at once (its plan's limit when it was queued). */
+    maxRunning: integer("max_running").notNull().default(1),
+    /** The process running it (scheduling.ts `WORKER_ID`), for per-process capacity. */
+    workerId: text("worker_id"),
+    /** When a worker took it: with `finishedAt`, the measured service time behind wait estimates. */
+    startedAt: timestamp("started_at", { withTimezone: true }),
   },
-  (t) => [index("generations_status_heartbeat_idx").on(t.status, t.heartbeatAt)],
+  (t) => [
+    index("generations_status_heartbeat_idx").on(t.status, t.heartbeatAt),
+    index("generations_queued_turn_idx").on(t.turnAt).where(sql`status = 'queued'`),
+    index("generations_running_user_idx").on(t.userId).where(sql`status = 'running'`),
+  ],
 );
 
 /** Messages sent per user per UTC day, for the daily limits of guests and free users. */

@@ -38,6 +38,11 @@ const registryEntry = z.object({
   context_size: z.number().int().min(512).optional(),
   /** Most tokens a reply may take on this model, below what a member chose (a tiny model loops on long replies). */
   reply_tokens_max: z.number().int().min(16).optional(),
+  /**
+   * Replies a remote server runs at once for this install (its batch size), shared by every
+   * Hearth process; LLM_SEQUENCES when unset. An embedded model has LLM_SEQUENCES per process.
+   */
+  slots: z.number().int().min(1).optional(),
   backend: backendSpec,
 });
 export type RegistryEntry = z.infer<typeof registryEntry>;

@@ -40,9 +40,25 @@ export class InferenceService {
     return this.entry(this.registry.defaultId) as RegistryEntry;
   }
 
+  /**
+   * Whether this process may run the model: an `api` process never loads an embedded one (its
+   * replies run on workers), so work that only counts tokens settles for an estimate there.
+   */
+  loadsHere(id: string = this.registry.defaultId): boolean {
+    return this.config.role !== "api" || this.entry(id)?.backend.type !== "embedded";
+  }
+
   backend(id: string = this.registry.defaultId): Promise<LlmBackend> {
     const entry = this.entry(id);
     if (!entry) return Promise.reject(new LlmError(`No model "${id}" on this server.`, "bad_request"));
+    if (!this.loadsHere(id)) {
+      return Promise.reject(
+        new LlmError(
+          "This process only serves requests (HEARTH_ROLE=api): models run on workers.",
+          "unavailable",
+        ),
+      );
+    }
     let pending = this.backends.get(id);
     if (!pending) {
       // A backend retired by reload() while loading no longer speaks for its id.
@@ -128,6 +144,8 @@ export class InferenceService {
     const entry = this.defaultEntry;
     const backend = entry.backend.type === "embedded" ? "llama-cpp" : "openai-compatible";
     const demo = isDemoModel(entry) ? " (the bundled demo model: `hearth models pull` gets a real one)" : "";
+    if (!this.loadsHere(entry.id))
+      return { status: "ok", backend, name: entry.name, detail: "runs on workers" };
     const failure = this.failures.get(entry.id);
     if (failure) return { status: "down", backend, name: entry.name, detail: failure };
     if (!this.loaded.has(entry.id))

@@ -6,3 +6,4 @@ export { FALLBACK_USER_NAME, type PromptPersona, resolvePersonaForPrompt } from 
 export { findPersona } from "./queries.ts";
 export { personaRoutes } from "./routes.ts";
 export type { PersonaRow } from "./schema.ts";
+export { PersonaService } from "./service.ts";

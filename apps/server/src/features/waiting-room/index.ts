@@ -3,6 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import type { Auth } from "../accounts/index.ts";
+import { roomCounts } from "./queries.ts";
 import { waitingRoomRoutes } from "./routes.ts";
 import { WaitingRoom } from "./service.ts";
 
@@ -16,4 +17,17 @@ export async function installWaitingRoom(
   const room = new WaitingRoom({ db: deps.db, capacity: deps.capacity });
   await app.register(waitingRoomRoutes, { auth: deps.auth, room });
   return room;
+}
+
+/** The room on /metrics: members waiting, holding access, or told their access lapsed. */
+export function roomGauges(db: Db) {
+  return [
+    {
+      name: "hearth_waiting_room_members",
+      help: "Members in the waiting room, by status (waiting, access, expired)",
+      labelNames: ["status"],
+      read: async () =>
+        (await roomCounts(db)).map((r) => ({ labels: { status: r.status }, value: r.members })),
+    },
+  ];
 }

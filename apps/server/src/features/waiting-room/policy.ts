@@ -5,7 +5,8 @@ import { assertNotRestricted, effectiveRole, type Viewer } from "../accounts/ind
 /**
  * Who waits, in what order (chat-and-characters §6, accounts-billing-admin §3-§4, issue 15):
  * skip_waiting_room (Get a Taste and above) and administrators never wait; in line, I'm All In
- * (priority_queue) comes first, then other paid plans, then free members, then guests. A paid
+ * (priority_queue) comes first, then other paid plans, then free members, then guests, with
+ * ageing (`priorityOf`). A paid
  * member is in line only when their permissions are withdrawn (a limited account): the order
  * then follows the plan they pay for.
  */
@@ -26,13 +27,19 @@ export function hasActiveSubscription(viewer: Viewer): boolean {
   return !viewer.isGuest && effectiveRole(viewer) !== "free";
 }
 
-/** Lower is admitted first. */
+/**
+ * The head start, in seconds, every better plan has over this one: the line is ordered by arrival
+ * plus this, so better plans go first while a member who has waited longer than the gap is
+ * admitted before newer arrivals of any plan (nobody waits forever under a lasting overload).
+ */
+export const HEAD_START_S = { priority: 0, paid: 5 * 60, free: 10 * 60, guest: 15 * 60 } as const;
+
 export function priorityOf(viewer: Viewer): number {
-  if (viewer.isGuest) return 30;
-  if (viewer.permissions.includes("priority_queue")) return 0;
+  if (viewer.isGuest) return HEAD_START_S.guest;
+  if (viewer.permissions.includes("priority_queue")) return HEAD_START_S.priority;
   const role = effectiveRole(viewer);
-  if (role === "premium") return 0;
-  return role === "free" ? 20 : 10;
+  if (role === "premium") return HEAD_START_S.priority;
+  return role === "free" ? HEAD_START_S.free : HEAD_START_S.paid;
 }
 
 /** A chat the viewer may have while others wait: their own bot, or a chat of one message (its greeting). */

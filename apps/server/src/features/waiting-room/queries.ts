@@ -97,7 +97,7 @@ export async function passThroughLine(db: Db, input: LineInput): Promise<LineSta
       update waiting_room set status = 'access', granted_at = now(), last_seen_at = now()
       where user_id in (
         select user_id from waiting_room where status = 'waiting'
-        order by priority, entered_at, user_id
+        order by entered_at + make_interval(secs => priority), entered_at, user_id
         limit greatest(0, ${sql.raw(String(Math.trunc(capacity)))}
           - (select count(*) from waiting_room where status = 'access'))
       )`);
@@ -111,7 +111,8 @@ export async function passThroughLine(db: Db, input: LineInput): Promise<LineSta
         case when me.status = 'waiting' then (
           select count(*)::int + 1 from waiting_room o
           where o.status = 'waiting'
-            and (o.priority, o.entered_at, o.user_id) < (me.priority, me.entered_at, me.user_id)
+            and (o.entered_at + make_interval(secs => o.priority), o.entered_at, o.user_id)
+              < (me.entered_at + make_interval(secs => me.priority), me.entered_at, me.user_id)
         ) end as position,
         case when me.status = 'access' then
           greatest(0, extract(epoch from (me.last_seen_at + ${idle} - now())))::int
@@ -193,4 +194,12 @@ export async function conversationForBypass(
     .from(conversations)
     .where(eq(conversations.id, conversationId));
   return row ?? null;
+}
+
+/** Members in the room by state, for /metrics. */
+export async function roomCounts(db: Db): Promise<{ status: string; members: number }[]> {
+  const { rows } = await db.execute<{ status: string; members: number }>(
+    sql`select status, count(*)::int as members from waiting_room group by status`,
+  );
+  return rows.map((r) => ({ status: r.status, members: Number(r.members) }));
 }

@@ -15,7 +15,7 @@ export const waitingRoom = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: "cascade" }),
     status: text("status", { enum: ["waiting", "access", "expired"] }).notNull(),
-    /** Lower is admitted first: I'm All In, other plans, free members, guests. */
+    /** Seconds added to `entered_at` to order the line (policy.ts `priorityOf`): plans first, with ageing. */
     priority: integer("priority").notNull(),
     enteredAt: timestamp("entered_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     grantedAt: timestamp("granted_at", { withTimezone: true, precision: 3 }),

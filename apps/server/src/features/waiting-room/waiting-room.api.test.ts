@@ -12,6 +12,7 @@ import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 import { TEST_MODEL_PATH } from "../../../test/model.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
+import { HEAD_START_S } from "./policy.ts";
 import { ABANDONED_AFTER_S } from "./queries.ts";
 import { waitingRoom, waitingRoomSessions } from "./schema.ts";
 import { DEFAULT_SERVICE_S } from "./service.ts";
@@ -84,6 +85,9 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     expect(waiting.retry_after).toBe(QUEUE_RETRY_AFTER_S);
     // Asking again keeps the place.
     expect((await queue(third as Person)).position).toBe(1);
+    const metrics = (await h.app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toContain('hearth_waiting_room_members{status="access"} 2');
+    expect(metrics).toContain('hearth_waiting_room_members{status="waiting"} 1');
   });
 
   it("admits no more than the capacity when many ask at once (one line under one lock)", async () => {
@@ -108,6 +112,23 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     expect((await queue(paying)).position).toBe(1);
     expect((await queue(free1 as Person)).position).toBe(2);
     expect((await queue(guest)).position).toBe(4);
+  });
+
+  it("ages: a guest who has waited longer than free members' head start is ahead of newer free members", async () => {
+    await people("free", CAPACITY).then((full) => Promise.all(full.map((p) => queue(p))));
+    const guest = await personAs(h, "guest");
+    expect((await queue(guest)).position).toBe(1);
+    const [early] = await people("free", 1);
+    expect((await queue(early as Person)).position).toBe(1);
+    expect((await queue(guest)).position).toBe(2);
+    // The guest has now waited a minute longer than the head start free members have over guests.
+    const waited = HEAD_START_S.guest - HEAD_START_S.free + 60;
+    await h.database.db.execute(
+      sql`update waiting_room set entered_at = entered_at - make_interval(secs => ${waited}) where user_id = ${guest.id as string}`,
+    );
+    const [late] = await people("free", 1);
+    expect((await queue(guest)).position).toBe(1);
+    expect((await queue(late as Person)).position).toBe(3);
   });
 
   it("skip_waiting_room and administrators never wait", async () => {

@@ -60,7 +60,7 @@ export function CharacterForm({ values, onChange, errors, disabled, avatar }: Ch
     onChange({ ...values, [key]: value });
 
   const text = (
-    key: "name" | "title" | "greeting" | "persona" | "scenario" | "dialogue",
+    key: "name" | "title" | "greeting" | "persona" | "personality" | "scenario" | "dialogue",
     label: string,
     options: { hint?: string; placeholder?: string; multiline?: boolean; optional?: boolean; rows?: number },
   ) => {
@@ -174,6 +174,13 @@ export function CharacterForm({ values, onChange, errors, disabled, avatar }: Ch
           rows: 6,
           hint: "Who the character is: looks, manner, history, what they want.",
         })}
+        {text("personality", "Personality summary", {
+          multiline: true,
+          rows: 3,
+          hint: "A short summary of their temperament (a character card's personality field). The AI reads it after the personality above.",
+          placeholder: "Curious, dry humour, fiercely loyal",
+          optional: true,
+        })}
         {text("scenario", "Scenario", {
           multiline: true,
           hint: "Where and when the chat takes place.",
@@ -265,6 +272,7 @@ function DefinitionCost({ values }: { values: CharacterFormValues }) {
     name: values.name,
     greeting: values.greeting,
     persona: values.persona,
+    personality: values.personality,
     scenario: values.scenario,
     dialogue: values.dialogue,
     system_prompt: values.system_prompt,

@@ -33,6 +33,7 @@ export const emptyCharacterValues: CharacterFormValues = {
   title: "",
   greeting: "",
   persona: "",
+  personality: "",
   scenario: "",
   dialogue: "",
   tags: [],
@@ -55,6 +56,7 @@ export function valuesFromCharacter(character: Character): CharacterFormValues {
     title: character.title,
     greeting: character.greeting,
     persona: character.persona ?? "",
+    personality: character.personality ?? "",
     scenario: character.scenario ?? "",
     dialogue: character.dialogue ?? "",
     tags: character.tags,
@@ -87,8 +89,11 @@ function all(userId: string): DraftMap {
   return stored && typeof stored === "object" ? stored : {};
 }
 
+/** A draft, its values completed with today's fields (a draft saved before a field existed lacks it). */
 export function getDraft(userId: string, id: string): CharacterDraft | null {
-  return all(userId)[id] ?? null;
+  const draft = all(userId)[id];
+  if (!draft) return null;
+  return draft.values ? { ...draft, values: { ...emptyCharacterValues, ...draft.values } } : draft;
 }
 
 export function saveDraft(userId: string, draft: Omit<CharacterDraft, "updated_at">) {

@@ -7,8 +7,9 @@ import { type DragEvent, useId, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { Banner } from "../../ui/banner.tsx";
-import { Button, buttonClass } from "../../ui/button.tsx";
+import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
+import { FilePickerButton, UploadProgress } from "../../ui/file-upload.tsx";
 import { characterKeys, importCard } from "./api.ts";
 import { editHref, profileHref } from "./links.ts";
 import { PromptCostSummary } from "./prompt-cost.tsx";
@@ -59,7 +60,6 @@ export function ImportCard() {
   };
 
   const busy = progress !== null;
-  const percent = progress !== null && Number.isFinite(progress) ? Math.round(progress * 100) : null;
 
   return (
     <div className="flex flex-col gap-3">
@@ -85,41 +85,22 @@ export function ImportCard() {
           <span className="font-medium">Drop a character card here</span>
           <span className="text-muted"> (PNG, JSON or CharX)</span>
         </p>
-        <label
-          className={buttonClass(
-            "outline",
-            "sm",
-            busy
-              ? "pointer-events-none opacity-50"
-              : "has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-ring",
-          )}
+        <FilePickerButton
+          accept={accepted}
+          disabled={busy}
+          size="sm"
+          inputId={inputId}
+          onFile={(file) => void upload(file)}
         >
-          <input
-            id={inputId}
-            type="file"
-            accept={accepted}
-            className="sr-only"
-            disabled={busy}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = "";
-              if (file) void upload(file);
-            }}
-          />
           Choose a file
-        </label>
-        {busy ? (
-          <div className="flex w-full max-w-xs items-center gap-2">
-            <progress
-              className="h-2 w-full overflow-hidden rounded-full [&::-moz-progress-bar]:bg-accent [&::-webkit-progress-bar]:bg-surface-2 [&::-webkit-progress-value]:bg-accent"
-              max={100}
-              value={percent ?? undefined}
-              aria-label={`Uploading ${fileName ?? "card"}`}
-            />
-            <span className="text-xs text-muted tabular-nums" aria-live="polite">
-              {percent === null || percent >= 100 ? "Reading…" : `${percent}%`}
-            </span>
-          </div>
+        </FilePickerButton>
+        {progress !== null ? (
+          <UploadProgress
+            progress={progress}
+            label={`Uploading ${fileName ?? "card"}`}
+            workingText="Reading…"
+            className="w-full max-w-xs"
+          />
         ) : null}
       </section>
       {error ? (

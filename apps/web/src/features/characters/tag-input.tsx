@@ -13,8 +13,9 @@ const tagWords = {
   examples: "fantasy, adventure, mentor…",
   max: characterLimits.tags,
   tooMany: tooManyTagsMessage,
-  // Normalised like the contract's tag schema: trimmed, lower case, single spaces.
-  normalise: (raw: string) => raw.trim().toLowerCase().replace(/\s+/g, " "),
+  // Normalised like the contract's tag schema: trimmed, single spaces; the case is the creator's
+  // ("White Hair"), while search and filters ignore it.
+  normalise: (raw: string) => raw.trim().replace(/\s+/g, " "),
   check: (tag: string) => {
     if (tag.length > characterLimits.tag) return `A tag has at most ${characterLimits.tag} characters.`;
     return tagPattern.test(tag) ? null : tagRuleMessage;

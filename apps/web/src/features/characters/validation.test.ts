@@ -13,6 +13,16 @@ describe("character form rules", () => {
       tags: ["fantasy", "mentor"],
     });
     expect(changedFields(values, { ...values, is_nsfw: true })).toEqual({ is_nsfw: true });
+    expect(changedFields(values, { ...values, personality: "Dry humour" })).toEqual({
+      personality: "Dry humour",
+    });
+  });
+
+  it("has a personality summary apart from the description, with the contract's limit", () => {
+    expect(emptyCharacterValues.personality).toBe("");
+    expect(validateCharacter({ ...values, personality: "x".repeat(20_001) }).personality).toMatch(
+      /At most 20,000/,
+    );
   });
 
   it("checks the contract's rules before sending", () => {

@@ -11,6 +11,7 @@ const textFields = [
   "title",
   "greeting",
   "persona",
+  "personality",
   "scenario",
   "dialogue",
   "system_prompt",

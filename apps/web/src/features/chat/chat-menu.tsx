@@ -7,7 +7,9 @@ import {
   Brain,
   Copy,
   Cpu,
+  Download,
   Eraser,
+  FileUp,
   Heart,
   HeartOff,
   PencilLine,
@@ -163,6 +165,17 @@ export function ChatMenuTools({
           Generation Settings
         </DropdownMenuItem>
       ) : null}
+      <DropdownMenuSeparator />
+      {access.member ? (
+        <DropdownMenuItem onSelect={() => onOpen("importChat")}>
+          <FileUp aria-hidden />
+          Import chat…
+        </DropdownMenuItem>
+      ) : null}
+      <DropdownMenuItem onSelect={() => onOpen("exportChat")}>
+        <Download aria-hidden />
+        Export chat…
+      </DropdownMenuItem>
     </>
   );
 }

@@ -232,10 +232,11 @@ export function AccessState({
  * A reply queued for the model (not the waiting room, which decides who may chat): its place
  * among replies waiting, and the time left once it is a minute or more.
  */
-export function WaitingRoomBanner({ position, timeLeftS }: { position: number; timeLeftS: number }) {
+export function ReplyLineBanner({ position, timeLeftS }: { position: number; timeLeftS: number }) {
   return (
     <div
       role="status"
+      data-reply-line
       className="flex items-center gap-3 rounded-xl border border-info/40 bg-info-soft px-3.5 py-2.5 text-sm"
     >
       <Clock aria-hidden className="size-4 shrink-0 text-info" />

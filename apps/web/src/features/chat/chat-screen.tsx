@@ -14,7 +14,7 @@ import { canManageMemories } from "../memories/api.ts";
 import { useRecheckOnRefusal, useWaitingRoom, WaitingGateContext } from "../waiting-room/use-waiting-room.ts";
 import {
   ExpiredNotice,
-  WaitingRoomBanner as WaitingRoomLine,
+  WaitingRoomBanner,
   waitingReasonId,
   waitingSendReason,
 } from "../waiting-room/waiting-room-banner.tsx";
@@ -35,9 +35,9 @@ import {
   DemoModelNotice,
   GenerationErrorBanner,
   LimitBanner,
+  ReplyLineBanner,
   ReplyNotice,
   TooLongBanner,
-  WaitingRoomBanner,
 } from "./chat-notices.tsx";
 import { type Announcement, lastBotRow, type TypingState } from "./chat-state.ts";
 import { ChatToolDialogs, pickCount } from "./chat-tool-dialogs.tsx";
@@ -317,7 +317,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
           </p>
         ) : null}
         {streaming?.queue ? (
-          <WaitingRoomBanner position={streaming.queue.position} timeLeftS={streaming.queue.timeLeftS} />
+          <ReplyLineBanner position={streaming.queue.position} timeLeftS={streaming.queue.timeLeftS} />
         ) : null}
         {problem?.kind === "generation" ? (
           <GenerationErrorBanner
@@ -332,7 +332,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
           <TooLongBanner detail={problem.detail} model={selectedModel} onDismiss={chat.dismissProblem} />
         ) : null}
         {waiting.expired ? <ExpiredNotice onDismiss={waiting.dismissExpired} /> : null}
-        {gated ? <WaitingRoomLine view={waiting} skips={waiting.skips} /> : null}
+        {gated ? <WaitingRoomBanner view={waiting} skips={waiting.skips} /> : null}
         {problem?.kind === "waiting" && !gated ? (
           <ActionErrorBanner message={problem.detail} onDismiss={chat.dismissProblem} />
         ) : null}

@@ -65,6 +65,13 @@ describe("chatReducer", () => {
         user_message: message("u1", "user", "Hi there"),
         message_id: "b1",
       }),
+    );
+    // Stored, yet still waiting in line until its first tokens.
+    expect(state.streaming?.queue).toEqual({ position: 2, timeLeftS: 90 });
+    state = run(state, event({ type: "queued", generation_id: "gen", position: 1, time_left_s: 30 }));
+    expect(state.streaming?.queue).toEqual({ position: 1, timeLeftS: 30 });
+    state = run(
+      state,
       { type: "generation/tokens", text: "Hel" },
       { type: "generation/tokens", text: "lo!" },
     );

@@ -184,11 +184,14 @@ export function alignResumed(shown: string, replayed: string): { base: string } 
   return { base: shown };
 }
 
+/** Tokens mean a worker has the reply: it no longer waits in line. */
 function withTokens(streaming: Streaming, tokens: string): Streaming {
   const text = streaming.text + tokens;
-  if (streaming.resumeFrom === null) return { ...streaming, text };
+  if (streaming.resumeFrom === null) return { ...streaming, text, queue: null };
   const aligned = alignResumed(streaming.resumeFrom, text);
-  return aligned ? { ...streaming, text, base: aligned.base, resumeFrom: null } : { ...streaming, text };
+  return aligned
+    ? { ...streaming, text, base: aligned.base, resumeFrom: null, queue: null }
+    : { ...streaming, text, queue: null };
 }
 
 /** The last bot message (regenerate, continue and alternatives act on it). */
@@ -265,7 +268,8 @@ function started(
       base,
       text: "",
       resumeFrom,
-      queue: null,
+      // `started` comes as soon as the turn is stored: the reply may still wait in line.
+      queue: streaming.queue,
     },
   };
 }

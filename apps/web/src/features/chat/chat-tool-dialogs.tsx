@@ -1,5 +1,7 @@
 import type { Conversation } from "@hearth/contract";
 import { BlockCreatorDialog, UnblockCreatorDialog } from "../blocking/block-dialogs.tsx";
+import { ExportChatDialog } from "../chat-transfer/export-chat-dialog.tsx";
+import { ImportChatDialog } from "../chat-transfer/import-chat-dialog.tsx";
 import { ConversationLorebooksDialog } from "../lorebooks/conversation-lorebooks-dialog.tsx";
 import { MemoriesDialog } from "../memories/memories-dialog.tsx";
 import type { ChatRow } from "./chat-state.ts";
@@ -50,6 +52,8 @@ export function ChatToolDialogs({
       <GenerationSettingsDialog userId={userId} {...openProps("settings")} />
       <BlockCreatorDialog creator={creatorOf(conversation)} {...openProps("block")} />
       <UnblockCreatorDialog creator={creatorOf(conversation)} {...openProps("unblock")} />
+      <ImportChatDialog conversation={conversation} {...openProps("importChat")} />
+      <ExportChatDialog conversation={conversation} {...openProps("exportChat")} />
     </>
   );
 }

@@ -23,7 +23,9 @@ export type ToolDialog =
   | "block"
   | "unblock"
   | "memories"
-  | "lorebooks";
+  | "lorebooks"
+  | "importChat"
+  | "exportChat";
 
 export interface CloneDraft {
   mode: "full" | "partial";

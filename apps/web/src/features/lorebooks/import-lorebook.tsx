@@ -5,7 +5,8 @@ import { FileUp, Pencil } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
 import { Banner } from "../../ui/banner.tsx";
-import { Button, buttonClass } from "../../ui/button.tsx";
+import { Button } from "../../ui/button.tsx";
+import { FilePickerButton, UploadProgress } from "../../ui/file-upload.tsx";
 import { importLorebook, lorebookHref } from "./api.ts";
 
 const accepted = ".json,.png,application/json,image/png";
@@ -42,50 +43,25 @@ export function ImportLorebook({ disabled }: { disabled?: boolean }) {
   };
 
   const busy = progress !== null;
-  const percent = progress !== null && Number.isFinite(progress) ? Math.round(progress * 100) : null;
 
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-3">
-        <label
-          className={buttonClass(
-            "outline",
-            "md",
-            busy || disabled
-              ? "pointer-events-none opacity-50"
-              : "has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-ring",
-          )}
-        >
-          <input
-            type="file"
-            accept={accepted}
-            className="sr-only"
-            disabled={busy || disabled}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = "";
-              if (file) void upload(file);
-            }}
-          />
+        <FilePickerButton accept={accepted} disabled={busy || disabled} onFile={(file) => void upload(file)}>
           <FileUp aria-hidden />
           Import a file
-        </label>
+        </FilePickerButton>
         <span className="text-sm text-muted">
           SillyTavern world info, or a card (JSON or PNG) with a lorebook.
         </span>
       </div>
-      {busy ? (
-        <div className="flex w-full max-w-xs items-center gap-2">
-          <progress
-            className="h-2 w-full overflow-hidden rounded-full [&::-moz-progress-bar]:bg-accent [&::-webkit-progress-bar]:bg-surface-2 [&::-webkit-progress-value]:bg-accent"
-            max={100}
-            value={percent ?? undefined}
-            aria-label={`Uploading ${fileName ?? "the file"}`}
-          />
-          <span className="text-xs text-muted tabular-nums" aria-live="polite">
-            {percent === null || percent >= 100 ? "Reading…" : `${percent}%`}
-          </span>
-        </div>
+      {progress !== null ? (
+        <UploadProgress
+          progress={progress}
+          label={`Uploading ${fileName ?? "the file"}`}
+          workingText="Reading…"
+          className="w-full max-w-xs"
+        />
       ) : null}
       {error ? (
         <Banner tone="danger" title={`${fileName ?? "The file"} couldn't be imported`}>

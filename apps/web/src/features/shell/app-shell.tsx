@@ -1,3 +1,4 @@
+import { useRouterState } from "@tanstack/react-router";
 import type { MouseEvent, ReactNode } from "react";
 import { useMe } from "../../lib/session.ts";
 import { useSite } from "../site/api.ts";
@@ -22,11 +23,20 @@ function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
   target.focus();
 }
 
+/**
+ * True while the router loads the next screen: the old one stays up meanwhile (up to the pending
+ * spinner), so the main region says it is busy (aria-busy) rather than offering stale content.
+ */
+export function useNavigating(): boolean {
+  return useRouterState({ select: (state) => state.isLoading });
+}
+
 /** Layout of accounts-billing-admin §2.2: top bar, side navigation (a drawer on phones), footer. */
 export function AppShell({ footer = true, children }: { footer?: boolean; children: ReactNode }) {
   const me = useMe();
   // Partner mode: the partner navbar replaces the top bar and the side navigation (§2.2 Layout).
   const partner = useSite()?.partner.enabled ?? false;
+  const navigating = useNavigating();
   return (
     <div className="flex min-h-dvh flex-col">
       {/* biome-ignore lint/a11y/useValidAnchor: a real link to #main; the click only picks a closer target when the screen has one */}
@@ -52,7 +62,12 @@ export function AppShell({ footer = true, children }: { footer?: boolean; childr
           </aside>
         )}
         <div className="flex min-w-0 flex-1 flex-col">
-          <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+          <main
+            id="main"
+            tabIndex={-1}
+            aria-busy={navigating || undefined}
+            className="flex flex-1 flex-col outline-none"
+          >
             {children}
           </main>
           {footer ? <Footer /> : null}

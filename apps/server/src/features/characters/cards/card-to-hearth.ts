@@ -33,6 +33,9 @@ const MAPPED_KEYS = new Set([
   "modification_date",
 ]);
 
+/** The fields of the V1 specification (anything else at a V1 card's top level is application state). */
+const V1_KEYS = new Set(["name", "description", "personality", "scenario", "first_mes", "mes_example"]);
+
 /** Cut to `max` UTF-16 units (zod's measure) without splitting a surrogate pair. */
 function clip(value: string, max: number, label: string, warnings: string[]): string {
   if (value.length <= max) return value;
@@ -53,9 +56,10 @@ export function normaliseTags(value: unknown): { tags: string[]; invalid: string
       invalid.push(`(${item === null ? "null" : typeof item})`);
       continue;
     }
-    const tag = item.trim().toLowerCase().replace(/\s+/g, " ");
-    if (tag === "" || seen.has(tag)) continue;
-    seen.add(tag);
+    // Kept as written ("White Hair"); a second spelling of the same tag is a duplicate.
+    const tag = item.trim().replace(/\s+/g, " ");
+    if (tag === "" || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
     if (tag.length > MAX_TAG_LENGTH || !TAG_PATTERN.test(tag)) invalid.push(tag);
     else if (tags.length >= MAX_TAGS) overLimit.push(tag);
     else tags.push(tag);
@@ -63,23 +67,10 @@ export function normaliseTags(value: unknown): { tags: string[]; invalid: string
   return { tags, invalid, overLimit };
 }
 
-/** The first line of the creator's notes, when it reads like a tagline (short plain text). */
-function taglineFrom(notes: string): string {
-  const line = /^\s*(.*)/.exec(notes)?.[1]?.trim() ?? "";
-  // Length first: the patterns below backtrack, so they only ever see short lines.
-  if (line === "" || line.length > 2 * FIELD_MAX.title) return "";
-  const plain = line
-    .replace(/^[#>\s]+/, "")
-    .replace(/^[*_~]+|[*_~]+$/g, "")
-    .trim();
-  const looksLikeMarkup = /<[a-z!/]|https?:|!\[|\{\{|\[.*\]\(/i.test(plain);
-  return plain.length > 0 && plain.length <= FIELD_MAX.title && !looksLikeMarkup ? plain : "";
-}
-
 export function cardToHearth(
   raw: RawCard,
   format: ImportReport["format"],
-): Omit<ParsedCard, "avatar"> & { report: ImportReport } {
+): Omit<ParsedCard, "avatar" | "art" | "archive"> & { report: ImportReport } {
   const d = raw.data;
   const report: ImportReport = { format, imported: [], ignored: [], warnings: [...raw.warnings] };
   const { imported, ignored, warnings } = report;
@@ -99,13 +90,6 @@ export function cardToHearth(
   const name = text("name").trim();
   if (name === "") throw new CardError("The card has no name.");
 
-  // Hearth has one free-text description; Tavern's personality goes after the description.
-  const description = text("description");
-  const personality = text("personality");
-  const personaText = personality.trim()
-    ? [description, `Personality: ${personality}`].filter((s) => s !== "").join("\n\n")
-    : description;
-
   let creatorNotes = text("creator_notes");
   const multilingual = d.creator_notes_multilingual;
   if (creatorNotes === "" && isRecord(multilingual) && typeof multilingual.en === "string") {
@@ -122,7 +106,8 @@ export function cardToHearth(
   const fields: CharacterCreate = {
     name: clip(name, FIELD_MAX.name, "name", warnings),
     greeting: field("greeting", "first_mes"),
-    persona: field("persona", personality.trim() ? "description + personality" : "description", personaText),
+    persona: field("persona", "description"),
+    personality: field("personality", "personality"),
     scenario: field("scenario", "scenario"),
     dialogue: field("dialogue", "mes_example"),
     system_prompt: field("system_prompt", "system_prompt"),
@@ -134,10 +119,9 @@ export function cardToHearth(
     definition_visible: false,
   };
   imported.unshift("name");
+  // Hearth's tagline is the creator's own (written by Hearth's export); never made up from the notes.
   fields.title =
-    typeof hearth.title === "string"
-      ? field("title", "extensions.hearth.title", hearth.title)
-      : field("title", "first line of creator_notes", taglineFrom(creatorNotes));
+    typeof hearth.title === "string" ? field("title", "extensions.hearth.title", hearth.title) : "";
   if (typeof hearth.language === "string" && /^[\p{L}-]{2,16}$/u.test(hearth.language)) {
     fields.language = hearth.language;
   }
@@ -177,7 +161,10 @@ export function cardToHearth(
   if (raw.ignoredTopLevel.length > 0) {
     ignored.push(`top-level fields outside data: ${listNames(raw.ignoredTopLevel)}`);
   }
-  return { fields, characterBook, extensions, report };
+  // The card as written, for an export that gives back what Hearth did not change (source.ts).
+  const sourceData =
+    raw.version === 1 ? Object.fromEntries(Object.entries(d).filter(([k]) => V1_KEYS.has(k))) : d;
+  return { fields, characterBook, extensions, report, source: { version: raw.version, data: sourceData } };
 }
 
 function alternateGreetings(value: unknown, report: ImportReport): string[] {

@@ -55,7 +55,7 @@ export function charxAvatar(
       `${others.length} assets besides the main icon (${listNames(
         others.map((a) => `${String(a.type)}: ${String(a.name)}`),
         10,
-      )})`,
+      )}): not used, kept for export as CharX`,
     );
   }
   if (!icon) {
@@ -85,15 +85,22 @@ export function charxAvatar(
   return { avatar: { data: bytes, mimeType: `image/${type}` }, path };
 }
 
-/** A CharX with card.json and, when there is one, the avatar PNG at CHARX_ICON_PATH. */
-export function writeCharx(card: unknown, iconPng: Buffer | null): Buffer {
-  const files: Record<string, Uint8Array> = {
+/**
+ * A CharX with card.json, the other files given (an imported archive's assets) and, when there
+ * is one, the picture as a PNG at CHARX_ICON_PATH.
+ */
+export function writeCharx(
+  card: unknown,
+  iconPng: Buffer | null,
+  others: Record<string, Uint8Array> = {},
+): Buffer {
+  const files: Record<string, Uint8Array | [Uint8Array, { level: 0 }]> = {
     "card.json": new TextEncoder().encode(JSON.stringify(card)),
   };
-  // PNG data is already compressed: store it rather than deflate it again.
-  const zipped = zipSync(
-    iconPng ? { ...files, [CHARX_ICON_PATH]: [new Uint8Array(iconPng), { level: 0 }] } : files,
-    { level: 6 },
-  );
+  // Images and audio are already compressed: store them rather than deflate them again.
+  for (const [path, data] of Object.entries(others))
+    if (path !== "card.json") files[path] = [data, { level: 0 }];
+  if (iconPng) files[CHARX_ICON_PATH] = [new Uint8Array(iconPng), { level: 0 }];
+  const zipped = zipSync(files, { level: 6 });
   return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
 }

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { exportCard, safeFileName } from "./export.ts";
 import { parseCard } from "./parse.ts";
+import { artHash } from "./source.ts";
 import {
   base64,
   characterBook,
@@ -43,6 +44,12 @@ function stored(parsed: ParsedCard): ExportableCharacter {
     extensions: parsed.extensions,
     creatorUsername: "importer",
     avatar: parsed.avatar,
+    art: parsed.art ? { data: parsed.art, mimeType: "image/png" } : null,
+    source: {
+      ...parsed.source,
+      archive: parsed.archive,
+      ...(parsed.art ? { artSha256: artHash(parsed.art) } : {}),
+    },
     createdAt: new Date("2024-01-01T00:00:00Z"),
     updatedAt: new Date("2024-02-01T00:00:00Z"),
   };
@@ -89,7 +96,8 @@ describe("exportCard: round trips", () => {
       source: ["https://example.org/mira"],
       group_only_greetings: ["{{char}} greets the whole party."],
       creation_date: 1_700_000_000,
-      modification_date: Date.parse("2024-02-01T00:00:00Z") / 1000,
+      // Nothing was changed in Hearth: the card's own date stays.
+      modification_date: 1_700_000_500,
       x_future_field: { kept: true },
       assets: [{ type: "icon", uri: "ccdefault:", name: "main", ext: "png" }],
     });
@@ -123,10 +131,12 @@ describe("exportCard: round trips", () => {
     expect(exported.filename).toBe("Mira Valen.charx");
     expect(exported.contentType).toBe("application/zip");
     const files = unzipSync(exported.body);
-    expect(Object.keys(files).sort()).toEqual(["assets/icon/images/main.png", "card.json"]);
+    // The archive's own files and assets list come back as they were.
+    expect(Object.keys(files).sort()).toEqual(["card.json", "img/me.png"]);
+    expect(Buffer.from(files["img/me.png"] ?? []).equals(icon)).toBe(true);
     const written = JSON.parse(Buffer.from(files["card.json"] ?? []).toString("utf8"));
     expect(written.data.assets).toEqual([
-      { type: "icon", uri: "embeded://assets/icon/images/main.png", name: "main", ext: "png" },
+      { type: "icon", uri: "embeded://img/me.png", name: "main", ext: "png" },
     ]);
     expect(second.avatar?.mimeType).toBe("image/png");
     const meta = await sharp(second.avatar?.data).metadata();
@@ -144,7 +154,7 @@ describe("exportCard: content", () => {
     });
     expect(card.data).toMatchObject({
       description: "{{char}} maps dreams.",
-      personality: "",
+      personality: "curious",
       first_mes: "*{{char}} looks up from the map.* Oh, {{user}}! You made it. <USER> <BOT>",
       creator: "hearth_user",
       character_version: "",
@@ -173,13 +183,16 @@ describe("exportCard: content", () => {
     expect(card.data).not.toHaveProperty("character_book");
   });
 
-  it("draws a 512x512 placeholder PNG when there is no avatar, and converts a WebP avatar", async () => {
+  it("draws a 400x600 portrait (not a flat square) when there is no picture, and converts a WebP avatar", async () => {
     const placeholder = await exportCard(exportable({ avatar: null }), "png");
     expect(await sharp(placeholder.body).metadata()).toMatchObject({
       format: "png",
-      width: 512,
-      height: 512,
+      width: 400,
+      height: 600,
     });
+    // A gradient with initials and the name drawn on it: far from one colour.
+    const { channels } = await sharp(placeholder.body).stats();
+    expect(Math.max(...channels.slice(0, 3).map((c) => c.stdev))).toBeGreaterThan(10);
     const webp = await sharp({ create: { width: 30, height: 40, channels: 3, background: "#123456" } })
       .webp()
       .toBuffer();
@@ -194,11 +207,12 @@ describe("exportCard: content", () => {
     expect((await parseCard(exported.body, "x.png")).fields.name).toBe("Mira Valen");
   });
 
-  it("writes a CharX without an icon asset when there is no avatar", async () => {
+  it("writes a CharX with the generated portrait as its icon when there is no picture", async () => {
     const exported = await exportCard(exportable(), "charx");
     const files = unzipSync(exported.body);
-    expect(Object.keys(files)).toEqual(["card.json"]);
-    expect((await parseCard(exported.body, "x.charx")).avatar).toBeNull();
+    expect(Object.keys(files).sort()).toEqual(["assets/icon/images/main.png", "card.json"]);
+    const back = await parseCard(exported.body, "x.charx");
+    expect(await sharp(back.avatar?.data).metadata()).toMatchObject({ width: 400, height: 600 });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { isRecord } from "./card-json.ts";
 import { HEARTH_EXTENSION, KEPT_FIELDS_EXTENSION } from "./extensions.ts";
+import { withOriginalValues } from "./fidelity.ts";
 import type { ExportableCharacter } from "./types.ts";
 
 /** Builds the Tavern card objects (V3, and V2 for older tools) from a Hearth character. */
@@ -31,18 +32,13 @@ export function v2CardData(character: ExportableCharacter): Record<string, unkno
       ([k]) => k !== KEPT_FIELDS_EXTENSION && k !== HEARTH_EXTENSION,
     ),
   );
-  extensions[HEARTH_EXTENSION] = {
-    title: fields.title,
-    language: fields.language,
-    is_nsfw: fields.is_nsfw,
-    avatar_is_nsfw: fields.avatar_is_nsfw,
-  };
+  // Hearth's own profile fields, only when they say something (a card from elsewhere gains nothing).
+  const hearth = hearthExtension(character);
+  if (hearth) extensions[HEARTH_EXTENSION] = hearth;
   return {
     name: fields.name,
-    // Hearth's persona already holds any imported personality ("Personality: ..."), so the
-    // card's personality stays empty rather than repeating it.
     description: fields.persona,
-    personality: "",
+    personality: fields.personality,
     scenario: fields.scenario,
     first_mes: fields.greeting,
     mes_example: fields.dialogue,
@@ -59,24 +55,36 @@ export function v2CardData(character: ExportableCharacter): Record<string, unkno
   };
 }
 
-export function v2Card(character: ExportableCharacter) {
-  return { spec: "chara_card_v2", spec_version: "2.0", data: v2CardData(character) };
+/** Title, language and NSFW flags under `extensions.hearth`, or null when all are Hearth's defaults. */
+export function hearthExtension(character: ExportableCharacter): Record<string, unknown> | null {
+  const { title, language, is_nsfw, avatar_is_nsfw } = character.fields;
+  if (title === "" && language === "en" && !is_nsfw && !avatar_is_nsfw) return null;
+  return { title, language, is_nsfw, avatar_is_nsfw };
 }
 
-export function v3Card(character: ExportableCharacter, assets: CardAsset[]) {
+export function v2Card(character: ExportableCharacter, artUnchanged = false) {
+  const data = withOriginalValues(v2CardData(character), character, { artUnchanged, v3: false });
+  return { spec: "chara_card_v2", spec_version: "2.0", data };
+}
+
+/**
+ * The V3 card. `assets` are what Hearth writes for its picture; `artUnchanged` says the picture is
+ * still the imported card's, so the card's own assets list is written back instead.
+ */
+export function v3Card(character: ExportableCharacter, assets: CardAsset[], artUnchanged = false) {
   const kept = keptFields(character);
+  const data = {
+    // Kept fields first, so Hearth's own values win on any clash.
+    ...kept,
+    ...v2CardData(character),
+    group_only_greetings: Array.isArray(kept.group_only_greetings) ? kept.group_only_greetings : [],
+    creation_date: typeof kept.creation_date === "number" ? kept.creation_date : seconds(character.createdAt),
+    modification_date: seconds(character.updatedAt),
+    assets,
+  };
   return {
     spec: "chara_card_v3",
     spec_version: "3.0",
-    data: {
-      // Kept fields first, so Hearth's own values win on any clash.
-      ...kept,
-      ...v2CardData(character),
-      group_only_greetings: Array.isArray(kept.group_only_greetings) ? kept.group_only_greetings : [],
-      creation_date:
-        typeof kept.creation_date === "number" ? kept.creation_date : seconds(character.createdAt),
-      modification_date: seconds(character.updatedAt),
-      assets,
-    },
+    data: withOriginalValues(data, character, { artUnchanged, v3: true }),
   };
 }

@@ -32,6 +32,7 @@ type TextField =
   | "title"
   | "greeting"
   | "persona"
+  | "personality"
   | "scenario"
   | "dialogue"
   | "system_prompt"
@@ -46,6 +47,7 @@ export const FIELD_MAX: Record<TextField, number> = {
   title: shape.title.unwrap().maxLength ?? 200,
   greeting: shape.greeting.unwrap().maxLength ?? 20_000,
   persona: shape.persona.unwrap().maxLength ?? 50_000,
+  personality: shape.personality.unwrap().maxLength ?? 20_000,
   scenario: shape.scenario.unwrap().maxLength ?? 20_000,
   dialogue: shape.dialogue.unwrap().maxLength ?? 50_000,
   system_prompt: shape.system_prompt.unwrap().maxLength ?? 20_000,

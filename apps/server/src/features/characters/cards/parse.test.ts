@@ -18,7 +18,7 @@ import {
 const json = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8");
 
 describe("parseCard: JSON cards", () => {
-  it("maps a V1 card, appending personality to the persona", async () => {
+  it("maps a V1 card, personality kept apart from the description", async () => {
     const v1 = {
       name: "Bob",
       description: "{{char}} is a baker.",
@@ -34,7 +34,8 @@ describe("parseCard: JSON cards", () => {
       name: "Bob",
       title: "",
       greeting: "Hello {{user}}!",
-      persona: "{{char}} is a baker.\n\nPersonality: cheerful",
+      persona: "{{char}} is a baker.",
+      personality: "cheerful",
       scenario: "A bakery.",
       dialogue: "{{user}}: Hi",
       system_prompt: "",
@@ -57,15 +58,17 @@ describe("parseCard: JSON cards", () => {
     const { fields, report, extensions, characterBook: book } = await parseCard(json(v2Card()), "mira.json");
     expect(fields).toMatchObject({
       name: "Mira Valen",
-      title: "A wandering cartographer.",
+      // The creator notes stay notes: no tagline is made up from them.
+      title: "",
       greeting: MACRO_GREETING,
-      persona: "{{char}} is a cartographer who maps {{user}}'s dreams.\n\nPersonality: curious, dry humour",
+      persona: "{{char}} is a cartographer who maps {{user}}'s dreams.",
+      personality: "curious, dry humour",
       dialogue: "<START>\n{{user}}: Where are we?\n{{char}}: Somewhere I have not drawn yet.",
       system_prompt: "Write as {{char}} in third person. {{original}}",
       post_history_instructions: "Stay in character as {{char}}.",
       creator_notes: "A wandering cartographer.\nBest with long replies.",
       alternate_greetings: ["{{char}} waves at {{user}}.", "*The lamp flickers.*"],
-      tags: ["fantasy", "oc", "slice of life"],
+      tags: ["Fantasy", "OC", "Slice of Life"],
       visibility: "private",
     });
     expect(book).toEqual(characterBook);
@@ -79,7 +82,8 @@ describe("parseCard: JSON cards", () => {
     expect(report.imported).toEqual([
       "name",
       "greeting (from first_mes)",
-      "persona (from description + personality)",
+      "persona (from description)",
+      "personality",
       "scenario",
       "dialogue (from mes_example)",
       "system_prompt",
@@ -87,7 +91,6 @@ describe("parseCard: JSON cards", () => {
       "creator_notes",
       "alternate_greetings (2)",
       "tags (3)",
-      "title (from first line of creator_notes)",
       "character_book (1 entries)",
       "extensions (talkativeness, depth_prompt, x_unknown)",
       "kept for export only: creator, character_version",
@@ -117,19 +120,21 @@ describe("parseCard: JSON cards", () => {
     expect(report.ignored).toContain("group_only_greetings (1): Hearth has no group chats; kept for export");
   });
 
-  it.each([
-    ["**A grumpy dragon librarian**\nMore notes", "A grumpy dragon librarian"],
-    ["\n\n# Tagline\n", "Tagline"],
-    ['<div style="color:red">Hi</div>', ""],
-    ["See https://example.org", ""],
-    ["x".repeat(201), ""],
-    ["[".repeat(1_000_000), ""],
-  ])("takes the title from creator_notes %#", async (notes, title) => {
-    const { fields } = await parseCard(json(v2Card({ creator_notes: notes })), "t.json");
-    expect(fields.title).toBe(title);
+  it.each([["**A grumpy dragon librarian**\nMore notes"], ["\n\n# Tagline\n"], ["[".repeat(1_000_000)]])(
+    "never makes a title of the creator notes %#",
+    async (notes) => {
+      const { fields } = await parseCard(json(v2Card({ creator_notes: notes })), "t.json");
+      expect(fields.title).toBe("");
+      expect(fields.creator_notes).toBe(notes.slice(0, 20_000));
+    },
+  );
+
+  it("takes the title only from Hearth's own extension", async () => {
+    const card = v2Card({ extensions: { hearth: { title: "The creator's tagline" } } });
+    expect((await parseCard(json(card), "t.json")).fields.title).toBe("The creator's tagline");
   });
 
-  it("normalises tags: trimmed, lower case, deduplicated, valid characters, at most 12", async () => {
+  it("normalises tags: trimmed, case kept, deduplicated without case, valid characters, at most 12", async () => {
     const tags = [
       "A",
       "b",
@@ -140,7 +145,7 @@ describe("parseCard: JSON cards", () => {
       ...Array.from({ length: 14 }, (_, i) => `t${i}`),
     ];
     const { fields, report } = await parseCard(json(v2Card({ tags })), "t.json");
-    expect(fields.tags).toEqual(["a", "b", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"]);
+    expect(fields.tags).toEqual(["A", "b", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"]);
     expect(report.warnings).toEqual([
       `Tags dropped (only letters, digits, spaces and - _ & ' +, at most 32 characters): sci/fi, ${"x".repeat(33)}, (number)`,
       "Tags dropped (only 12 are kept): t10, t11, t12, t13",
@@ -236,8 +241,12 @@ describe("parseCard: PNG cards", () => {
       textChunk("chara-ext-asset_:0", "iVBORw0KGgo="),
     ]);
     const { report } = await parseCard(png, "a.png");
-    expect(report.ignored).toContain("1 PNG-embedded assets (chara-ext-asset_ chunks)");
-    expect(report.ignored).toContain("1 assets besides the card image itself");
+    expect(report.ignored).toContain(
+      "1 PNG-embedded assets (chara-ext-asset_ chunks): not used, kept in the card's picture for export",
+    );
+    expect(report.ignored).toContain(
+      "1 assets besides the card image itself: not used, listed again on export",
+    );
   });
 });
 
@@ -263,9 +272,11 @@ describe("parseCard: CharX", () => {
     expect(avatar?.mimeType).toBe("image/png");
     expect(avatar?.data.equals(icon)).toBe(true);
     expect(report.imported).toContain("avatar (assets/icon/images/main.png)");
-    expect(report.ignored).toContain("2 assets besides the main icon (background: main, icon: alt)");
     expect(report.ignored).toContain(
-      "archive files not imported: assets/icon/images/alt.png, assets/background/images/sea.png",
+      "2 assets besides the main icon (background: main, icon: alt): not used, kept for export as CharX",
+    );
+    expect(report.ignored).toContain(
+      "archive files not used (kept for export as CharX): assets/icon/images/alt.png, assets/background/images/sea.png",
     );
   });
 

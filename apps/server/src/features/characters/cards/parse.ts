@@ -5,7 +5,7 @@ import { cardToHearth } from "./card-to-hearth.ts";
 import { charxAvatar, readCharx } from "./charx.ts";
 import { listNames } from "./extensions.ts";
 import { MAX_FILE_BYTES } from "./limits.ts";
-import { isPng, readPngCardText } from "./png.ts";
+import { isPng, readPngCardText, withCardTextChunks } from "./png.ts";
 import { CardError, type ParseCard, type ParsedCard } from "./types.ts";
 import { isZip } from "./zip.ts";
 
@@ -57,7 +57,7 @@ function parseJsonCard(file: Buffer): ParsedCard {
   const format = raw.version === 3 ? "json_v3" : raw.version === 2 ? "json_v2" : "json_v1";
   const parsed = cardToHearth(raw, format);
   noteAssetsNotImported(raw, parsed.report);
-  return { ...parsed, avatar: null };
+  return { ...parsed, avatar: null, art: null, archive: null };
 }
 
 function parsePngCard(file: Buffer): ParsedCard {
@@ -87,12 +87,19 @@ function parsePngCard(file: Buffer): ParsedCard {
 
   const pngAssets = otherKeywords.filter((k) => k.startsWith("chara-ext-asset_"));
   if (pngAssets.length > 0) {
-    report.ignored.push(`${pngAssets.length} PNG-embedded assets (chara-ext-asset_ chunks)`);
+    report.ignored.push(
+      `${pngAssets.length} PNG-embedded assets (chara-ext-asset_ chunks): not used, kept in the card's picture for export`,
+    );
   }
   const others = assetList(raw).filter((a) => !(a.type === "icon" && a.uri === "ccdefault:"));
-  if (others.length > 0) report.ignored.push(`${others.length} assets besides the card image itself`);
+  if (others.length > 0)
+    report.ignored.push(
+      `${others.length} assets besides the card image itself: not used, listed again on export`,
+    );
   report.imported.push("avatar (the card image)");
-  return { ...parsed, avatar: { data: file, mimeType: "image/png" } };
+  // The art keeps every byte of the picture (and its PNG-embedded assets), not the card text.
+  const art = withCardTextChunks(file, []);
+  return { ...parsed, avatar: { data: file, mimeType: "image/png" }, art, archive: null };
 }
 
 function parseCharxCard(file: Buffer): ParsedCard {
@@ -104,9 +111,11 @@ function parseCharxCard(file: Buffer): ParsedCard {
     (name) => name !== "card.json" && name !== icon?.path && !name.endsWith("/"),
   );
   if (otherFiles.length > 0) {
-    parsed.report.ignored.push(`archive files not imported: ${listNames(otherFiles, 10)}`);
+    parsed.report.ignored.push(
+      `archive files not used (kept for export as CharX): ${listNames(otherFiles, 10)}`,
+    );
   }
-  return { ...parsed, avatar: icon?.avatar ?? null };
+  return { ...parsed, avatar: icon?.avatar ?? null, art: icon?.avatar.data ?? null, archive: file };
 }
 
 function assetList(raw: RawCard): Array<Record<string, unknown>> {

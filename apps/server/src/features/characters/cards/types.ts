@@ -1,4 +1,5 @@
 import type { CharacterCreate, ImportReport } from "@hearth/contract";
+import type { CardSource } from "./source.ts";
 
 /**
  * The seam between character-card files (Tavern V1/V2/V3 in PNG, JSON or CharX) and the
@@ -22,6 +23,12 @@ export interface ParsedCard {
   extensions: Record<string, unknown>;
   /** The main image: the card PNG itself, or a CharX icon asset. */
   avatar: CardImage | null;
+  /** The original art to store and export: the card PNG without its card text, or the CharX icon. */
+  art: Buffer | null;
+  /** A CharX file as uploaded, kept so an export as CharX carries its assets again. */
+  archive: Buffer | null;
+  /** The card as written (source.ts); stored so an export gives back what Hearth did not change. */
+  source: CardSource;
   report: ImportReport;
 }
 
@@ -32,8 +39,12 @@ export interface ExportableCharacter {
   characterBook: unknown | null;
   extensions: Record<string, unknown>;
   creatorUsername: string | null;
-  /** Avatar bytes (Hearth stores WebP); null writes a plain placeholder image for PNG cards. */
+  /** The avatar's square crop (Hearth stores WebP): the picture of bots that have no stored art. */
   avatar: CardImage | null;
+  /** The original art (an imported card's image, an uploaded avatar as uploaded); exported as is. */
+  art: CardImage | null;
+  /** The imported card, with its CharX archive's bytes; null for a bot made in Hearth. */
+  source: (CardSource & { archive: Buffer | null }) | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,18 +1,16 @@
 import type { GenerationSettings, Permission, PromptCost, PromptCostRequest } from "@hearth/contract";
-import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { ChatTurn, LlmBackend, SamplingSettings } from "../../../ports/llm.ts";
 import { contextTokens, type Viewer } from "../../accounts/index.ts";
 import { type CharacterRow, estimateTokens } from "../../characters/index.ts";
 import { type InferenceService, isDemoModel, type RegistryEntry } from "../../inference/index.ts";
-import { resolvePersonaForPrompt } from "../../personas/index.ts";
+import type { PromptPersona } from "../../personas/index.ts";
 import {
   buildPromptWithin,
   type PromptCharacter,
   PromptTooLongError,
   TURN_OVERHEAD_TOKENS,
 } from "../prompt.ts";
-import type { ConversationRow } from "../schema.ts";
 import { samplingFor } from "./sampling.ts";
 
 /**
@@ -40,11 +38,12 @@ export function promptCharacter(
   c: Pick<
     CharacterRow,
     "name" | "persona" | "scenario" | "dialogue" | "systemPrompt" | "postHistoryInstructions"
-  >,
+  > & { personality?: string },
 ): PromptCharacter {
   return {
     name: c.name,
     persona: c.persona,
+    personality: c.personality ?? "",
     scenario: c.scenario,
     dialogue: c.dialogue,
     systemPrompt: c.systemPrompt,
@@ -52,19 +51,40 @@ export function promptCharacter(
   };
 }
 
+/** What counting a prompt needs of a backend. */
+export type TokenCounting = Pick<LlmBackend, "info" | "tokenCounter" | "countPromptTokens">;
+
+/**
+ * The model's backend for counting a message, when it loads here; in an `api` process, which
+ * never loads an embedded model, an estimate within the model's real window; null when the model
+ * cannot load (the worker then reports it, with the message kept).
+ */
+export async function countingBackend(
+  inference: Pick<InferenceService, "loadsHere" | "backend" | "windows">,
+  entry: RegistryEntry,
+): Promise<TokenCounting | null> {
+  if (inference.loadsHere(entry.id)) return inference.backend(entry.id).catch(() => null);
+  const contextSize = (await inference.windows()).get(entry.id) ?? 2048;
+  return {
+    info: () => ({ backend: "llama-cpp", name: entry.name, contextSize, exactTokenCount: false }),
+    tokenCounter: () => estimateTokens,
+    countPromptTokens: (turns) =>
+      turns.reduce((sum, t) => sum + estimateTokens(t.content) + TURN_OVERHEAD_TOKENS, TURN_OVERHEAD_TOKENS),
+  };
+}
+
 /**
  * Refuses, before anything is stored, a message that alone cannot fit the model with the
  * character's core: the one prompt that trimming cannot save.
  */
-export async function assertMessageFits(
-  db: Db,
+export function assertMessageFits(
+  persona: PromptPersona,
   viewer: Viewer,
-  conversation: ConversationRow,
   character: CharacterRow,
-  model: { entry: RegistryEntry; backend: LlmBackend },
+  model: { entry: RegistryEntry; backend: TokenCounting },
   content: string,
   settings: GenerationSettings | undefined,
-): Promise<void> {
+): void {
   const { window, sampling } = generationBudget(
     viewer.permissions,
     model.entry,
@@ -75,7 +95,7 @@ export async function assertMessageFits(
     buildPromptWithin(
       {
         character: promptCharacter(character),
-        persona: await resolvePersonaForPrompt(db, viewer.id, conversation.userPersonaId),
+        persona,
         history: [{ id: "new", role: "user", content }],
         mode: "reply",
         contextTokens: window,
@@ -124,6 +144,7 @@ export async function promptCostOf(
   const character = promptCharacter({
     name: fields.name || "Character",
     persona: fields.persona,
+    personality: fields.personality,
     scenario: fields.scenario,
     dialogue: fields.dialogue,
     systemPrompt: fields.system_prompt,
@@ -132,6 +153,7 @@ export async function promptCostOf(
   const definition = [
     fields.system_prompt,
     fields.persona,
+    fields.personality,
     fields.scenario,
     fields.dialogue,
     fields.greeting,

@@ -2,23 +2,30 @@ import { OpenAiCompatibleBackend } from "../../../adapters/openai-compatible.ts"
 import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import type { LlmBackend } from "../../../ports/llm.ts";
-import type { JobQueue } from "../../../ports/queue.ts";
-import { type MemberLlm, memberLlm } from "../../accounts/index.ts";
+import { decryptLlmKey, type MemberLlm, memberLlm } from "../../accounts/index.ts";
 import type { InferenceService, RegistryEntry } from "../../inference/index.ts";
 
 /**
- * Which backend writes a member's reply (profile settings, the external model key and its mode):
- * `disabled` (or no key): the server's model; `enabled`: always the member's key at
- * HEARTH_USER_LLM_BASE_URL; `hybrid`: the member's key only while other replies wait in the
- * server's queue, or when the chosen model cannot be served here.
+ * Whether a member's reply goes to their own key (profile settings, the external model key and
+ * its mode), decided when it is queued, so it waits for no slot of the server's: `enabled`
+ * always; `hybrid` while other replies wait in the server's line; `disabled` (or no key) never.
  */
-export function memberBackendChooser(deps: {
-  db: Db;
-  config: Config;
-  queue: JobQueue;
-  inference: InferenceService;
-  jobName: string;
-}) {
+export async function viaMemberKey(
+  config: Config,
+  /** The member's stored setting (read with the rest of the request's context). */
+  stored: { mode: MemberLlm["mode"]; encryptedKey: string | null },
+  lineBusy: () => Promise<boolean>,
+): Promise<boolean> {
+  if (stored.mode === "disabled" || !decryptLlmKey(config.secret, stored.encryptedKey)) return false;
+  return stored.mode === "enabled" || (await lineBusy());
+}
+
+/**
+ * Which backend writes a member's reply: their key at HEARTH_USER_LLM_BASE_URL when it was queued
+ * for it, else the server's model, or (in `hybrid`) their key when the chosen model cannot be
+ * served here.
+ */
+export function memberBackendChooser(deps: { db: Db; config: Config; inference: InferenceService }) {
   const own = (setting: MemberLlm, entry: RegistryEntry): LlmBackend =>
     new OpenAiCompatibleBackend({
       baseUrl: deps.config.userLlm.baseUrl,
@@ -26,15 +33,15 @@ export function memberBackendChooser(deps: {
       model: deps.config.userLlm.model,
       contextSize: entry.context_size ?? entry.tokens,
     });
-  return async (userId: string, entry: RegistryEntry): Promise<LlmBackend> => {
+  return async (userId: string, entry: RegistryEntry, memberKey: boolean): Promise<LlmBackend> => {
     const setting = await memberLlm(deps.db, deps.config.secret, userId);
     if (!setting.key || setting.mode === "disabled") return deps.inference.backend(entry.id);
-    if (setting.mode === "enabled") return own(setting, entry);
-    if ((await deps.queue.waitingCount(deps.jobName)) > 0) return own(setting, entry);
+    if (memberKey) return own(setting, entry);
     try {
       return await deps.inference.backend(entry.id);
     } catch {
-      return own(setting, entry);
+      if (setting.mode === "hybrid") return own(setting, entry);
+      throw new Error("The server's model could not be loaded.");
     }
   };
 }

@@ -1,8 +1,6 @@
 import type { Config } from "../../../config.ts";
-import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http/errors.ts";
 import { assertPermission, effectiveRole, type Viewer } from "../../accounts/index.ts";
-import { messagesSentToday } from "./queries.ts";
 
 type Standing = "guest" | "free" | "paid";
 
@@ -19,17 +17,18 @@ const LIMIT_MESSAGES: Record<Standing, string> = {
 };
 
 /** Every generation needs view_chat and, for guests and free users, room under the daily limit. */
-export async function assertMayGenerate(
-  db: Db,
+export function assertMayGenerate(
   config: Config,
   viewer: Viewer,
   countsAsMessage: boolean,
-): Promise<void> {
+  /** Messages the viewer sent today (daily_usage), read with the request's context. */
+  sentToday: number,
+): void {
   assertPermission(viewer, "view_chat");
   if (!countsAsMessage) return;
   const standing = standingOf(viewer);
   const limit = config.dailyLimits[standing];
-  if (limit > 0 && (await messagesSentToday(db, viewer.id)) >= limit) {
+  if (limit > 0 && sentToday >= limit) {
     throw new HttpError(429, "limitReached", LIMIT_MESSAGES[standing]);
   }
 }

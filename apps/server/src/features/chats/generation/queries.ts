@@ -14,7 +14,16 @@ export async function createGeneration(
   db: Db,
   g: Pick<
     GenerationRow,
-    "id" | "conversationId" | "userId" | "action" | "messageId" | "modelId" | "settings"
+    | "id"
+    | "conversationId"
+    | "userId"
+    | "action"
+    | "messageId"
+    | "modelId"
+    | "settings"
+    | "turnAt"
+    | "capacityKey"
+    | "maxRunning"
   >,
 ): Promise<GenerationRow> {
   const [row] = await db.insert(generations).values(g).returning();
@@ -51,16 +60,6 @@ export async function findGeneration(db: Db, id: string): Promise<GenerationRow 
   return row ?? null;
 }
 
-/** Moves a queued generation to running; false if it is no longer queued (stopped, recovered). */
-export async function markRunning(db: Db, id: string): Promise<boolean> {
-  const rows = await db
-    .update(generations)
-    .set({ status: "running", heartbeatAt: new Date() })
-    .where(and(eq(generations.id, id), eq(generations.status, "queued")))
-    .returning({ id: generations.id });
-  return rows.length === 1;
-}
-
 export async function heartbeat(db: Db, id: string): Promise<void> {
   await db.update(generations).set({ heartbeatAt: new Date() }).where(eq(generations.id, id));
 }
@@ -79,16 +78,22 @@ export async function recordPrompt(
     .where(eq(generations.id, id));
 }
 
+/**
+ * Ends a generation that has not ended yet; false when it had (another process recovered it,
+ * or it was stopped), so whoever loses the race writes and publishes nothing more.
+ */
 export async function finishGeneration(
   db: Db,
   id: string,
   status: "done" | "stopped" | "failed" | "interrupted",
   errorCode: string | null = null,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const rows = await db
     .update(generations)
     .set({ status, errorCode, finishedAt: new Date() })
-    .where(eq(generations.id, id));
+    .where(and(eq(generations.id, id), inArray(generations.status, ["queued", "running"])))
+    .returning({ id: generations.id });
+  return rows.length === 1;
 }
 
 /**

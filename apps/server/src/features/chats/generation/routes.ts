@@ -6,10 +6,10 @@ import { parse } from "../../../http/validate.ts";
 import { type Auth, assertPermission, requireViewer } from "../../accounts/index.ts";
 import { assertOwnsConversation } from "../policy.ts";
 import { findConversation } from "../queries.ts";
-import { estimatedWaitSeconds } from "./estimate.ts";
 import { findGeneration, latestPromptOf } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
-import { GENERATE_JOB, type GenerationDeps, GenerationService } from "./service.ts";
+import { cancelWaiting, keepPlaceFresh, placeOf } from "./scheduler.ts";
+import { type GenerationDeps, GenerationService } from "./service.ts";
 import { openEventStream, pipeGeneration } from "./sse.ts";
 import { controlStream } from "./streams.ts";
 
@@ -30,12 +30,42 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   route(app, generationEndpoints.generate, async ({ req, reply, body }) => {
     const viewer = await requireViewer(auth, req);
     const started = await generations.start(viewer, body);
+    // The place in line is a hint for the waiting screen; not knowing it must not fail the reply.
+    const waiting = { id: started.generationId, capacityKey: started.capacityKey };
+    const firstPlace = await placeOf(db, waiting, started.slots, started.position).catch(() => ({
+      position: 0,
+      timeLeftSeconds: 0,
+    }));
     const out = openEventStream(reply);
-    // The queue position is a hint for the waiting screen; not knowing it must not fail the reply.
-    const position = await deps.queue.waitingCount(GENERATE_JOB).catch(() => 0);
-    const timeLeft = estimatedWaitSeconds(position, deps.config.llm.sequences);
-    out.send({ type: "queued", generation_id: started.generationId, position, time_left_s: timeLeft });
-    await pipeGeneration(bus, started.generationId, "0", out);
+    const tell = (place: { position: number; timeLeftSeconds: number }) =>
+      out.send({
+        type: "queued",
+        generation_id: started.generationId,
+        position: place.position,
+        time_left_s: place.timeLeftSeconds,
+      });
+    // The head, `queued` and `started` leave in one write (each write is a trip through the
+    // kernel's network stack, a good part of an accept's CPU).
+    reply.raw.cork();
+    tell(firstPlace);
+    // `started` as published (no read of the bus before it); the stream is piped after its id.
+    out.send(started.started.event, started.started.id);
+    reply.raw.uncork();
+    // While it waits, the place is told again as replies ahead of it start.
+    const stopTelling = keepPlaceFresh(db, waiting, started.slots, tell);
+    try {
+      // Its first token means a worker has it: places are no longer news.
+      const sending: typeof out = {
+        ...out,
+        send: (event, id) => {
+          if (event.type !== "queued" && event.type !== "started") stopTelling();
+          out.send(event, id);
+        },
+      };
+      await pipeGeneration(bus, started.generationId, started.started.id, sending);
+    } finally {
+      stopTelling();
+    }
     return reply;
   });
 
@@ -66,8 +96,10 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     const viewer = await requireViewer(auth, req);
     const generation = await findGeneration(db, params.id);
     assertOwnsConversation(viewer, generation ? await findConversation(db, generation.conversationId) : null);
-    if (generation && !FINAL.has(generation.status))
-      await bus.append(controlStream(generation.id), { type: "stop" });
+    if (!generation || FINAL.has(generation.status)) return;
+    // Still in line: closed here and now, so the slot it waited for goes to the next reply.
+    if (await cancelWaiting(db, bus, generation.id)) return;
+    await bus.append(controlStream(generation.id), { type: "stop" });
   });
 
   /** "Why did it say that": what the prompt behind a bot message held, for the chat's owner. */

@@ -5,23 +5,20 @@ import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EventBus } from "../../../ports/bus.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
-import { storedDefaultModel, type Viewer } from "../../accounts/index.ts";
+import type { Viewer } from "../../accounts/index.ts";
 import { type InferenceService, resolveModelChoice } from "../../inference/index.ts";
 import { WaitingRoom } from "../../waiting-room/index.ts";
 import { toMessage } from "../mappers.ts";
-import { assertOwnsConversation, chattable } from "../policy.ts";
-import {
-  addAlternative,
-  appendMessage,
-  findConversation,
-  findMessage,
-  lastMessage,
-  writeReply,
-} from "../queries.ts";
+import { assertChattable, assertOwnsConversation } from "../policy.ts";
+import { addAlternative, appendMessage, findMessage, lastMessage, writeReply } from "../queries.ts";
 import type { MessageRow } from "../schema.ts";
-import { assertMessageFits } from "./budget.ts";
+import { acceptContext, storeSend } from "./accept-queries.ts";
+import { assertMessageFits, countingBackend } from "./budget.ts";
+import { viaMemberKey } from "./member-model.ts";
 import { assertMayGenerate } from "./policy.ts";
 import { claimConversation, countMessageSent, createGeneration, releaseConversation } from "./queries.ts";
+import { lineBusy } from "./scheduler-queries.ts";
+import { capacityOf, MEMBER_KEY_CAPACITY, placeInLine } from "./scheduling.ts";
 import { eventStream } from "./streams.ts";
 
 export const GENERATE_JOB = "generate";
@@ -32,19 +29,23 @@ export interface GenerationDeps {
   queue: JobQueue;
   bus: EventBus;
   inference: InferenceService;
+  /** This process's own line, when it runs replies: woken at once, ahead of the queue's wake-up. */
+  wakeHere?: () => void;
+  /** Where a lost wake-up is reported (the line's periodic look still finds the reply). */
+  logWakeFailure?: (error: unknown) => void;
 }
 
 export interface StartedGeneration {
   generationId: string;
   userMessage: Message | null;
   messageId: string | null;
-}
-
-/** Lower runs first: I'm All In's priority queue, then other subscribers, then free, then guests. */
-function priorityOf(viewer: Viewer): number {
-  if (viewer.permissions.includes("priority_queue")) return 1;
-  if (viewer.permissions.includes("skip_waiting_room")) return 3;
-  return viewer.isGuest ? 10 : 5;
+  /** The capacity it waits for, and that capacity's slots (for its place in line). */
+  capacityKey: string;
+  slots: number;
+  /** Its place in line when it was stored (a send's one statement counts it), else null. */
+  position: number | null;
+  /** The `started` event as published, and its bus id: the request sends it without reading the bus. */
+  started: { event: GenerationEvent; id: string };
 }
 
 /** Starting generations: the request side of the pipeline (the worker is worker.ts). */
@@ -62,9 +63,12 @@ export class GenerationService {
   async start(viewer: Viewer, req: GenerateRequest): Promise<StartedGeneration> {
     const { deps } = this;
     const { db } = deps;
-    const conversation = await findConversation(db, req.conversation_id);
-    assertOwnsConversation(viewer, conversation);
-    const character = await chattable(db, viewer, conversation.characterId, deps.config.edition);
+    // One read for every check below (accept-queries.ts); the same rules, in the same order.
+    const found = await acceptContext(db, req.conversation_id);
+    assertOwnsConversation(viewer, found?.conversation ?? null);
+    const context = found as NonNullable<typeof found>;
+    const { conversation, character, persona } = context;
+    assertChattable(viewer, character, context.creatorBlocked, deps.config.edition);
     if (req.type === "image") {
       if (!viewer.permissions.includes("conversation_images")) {
         throw new HttpError(
@@ -77,7 +81,7 @@ export class GenerationService {
     }
     if (req.action === "send" && !req.content)
       throw new HttpError(400, "invalidRequest", "content: Write something first");
-    await assertMayGenerate(db, deps.config, viewer, req.action !== "autopilot");
+    assertMayGenerate(deps.config, viewer, req.action !== "autopilot", context.sentToday ?? 0);
     // The waiting room (issue 15): admitted, or chatting with their own bot or in a new chat.
     await this.room.assertAdmitted(viewer, {
       ownerUserId: conversation.userId,
@@ -86,17 +90,16 @@ export class GenerationService {
     });
     // No choice on this device (or one no longer offered): the member's default from the Settings
     // page while it is offered to them, else the server's.
-    const memberDefault = (await storedDefaultModel(db, viewer.id)) ?? undefined;
+    const memberDefault = context.defaultModelId ?? undefined;
     const model = resolveModelChoice(deps.inference.registry, viewer, req.model_id, memberDefault);
     const allowedSettings = viewer.permissions.includes("generation_settings") ? req.settings : undefined;
     if (req.action === "send" && req.content) {
       // A model that cannot load is reported by the worker, with the message kept.
-      const backend = await deps.inference.backend(model.id).catch(() => null);
+      const backend = await countingBackend(deps.inference, model);
       if (backend)
-        await assertMessageFits(
-          db,
+        assertMessageFits(
+          persona,
           viewer,
-          conversation,
           character,
           { entry: model, backend },
           req.content,
@@ -104,61 +107,69 @@ export class GenerationService {
         );
     }
 
-    const last = await lastMessage(db, conversation.id);
-    const target = await targetOf(db, req, last);
+    // A send (or autopilot) works on no earlier message, so it reads none.
+    const target =
+      req.action === "send" || req.action === "autopilot"
+        ? null
+        : await targetOf(db, req, await lastMessage(db, conversation.id));
     const generationId = randomUUID();
-    if (!(await claimConversation(db, conversation.id, generationId))) {
-      throw new HttpError(
+    const place = placeInLine(viewer);
+    // A member's own model key takes no slot of the server's (member-model.ts).
+    const served = capacityOf(model, deps.config.llm.sequences);
+    const ownKey = { mode: context.llmMode ?? "disabled", encryptedKey: context.llmKeyEncrypted ?? null };
+    const capacity = (await viaMemberKey(deps.config, ownKey, () => lineBusy(db, served.key)))
+      ? MEMBER_KEY_CAPACITY
+      : served;
+    const settings = (allowedSettings ?? null) as Record<string, number> | null;
+    // Its place in the line for the model (scheduling.ts): its plan's head start, its capacity.
+    const turnAt = new Date(Date.now() + place.delaySeconds * 1000);
+    const conflict = () =>
+      new HttpError(
         409,
         "conflict",
         "A reply is already being written in this chat. Wait for it or stop it.",
       );
-    }
-    try {
-      let userMessage: MessageRow | null = null;
-      let reply: MessageRow | null = null;
-      if (req.action === "send") {
-        userMessage = await appendMessage(db, {
-          conversationId: conversation.id,
-          role: "user",
-          content: req.content ?? "",
-        });
-        reply = await appendMessage(db, {
-          conversationId: conversation.id,
-          role: "bot",
-          content: "",
-          state: "streaming",
-        });
-      } else if (req.action === "regenerate") {
-        reply = await addAlternative(db, (target as MessageRow).id);
-      } else if (req.action === "continue") {
-        reply = await writeReply(db, (target as MessageRow).id, (target as MessageRow).content, "streaming");
-      } else if (req.action === "resubmit") {
-        // After an error: a failed or cut-off reply is written again in place, a good one gets a new
-        // alternative (never overwritten), and a lone user message gets its reply.
-        if (!target) {
-          reply = await appendMessage(db, {
-            conversationId: conversation.id,
-            role: "bot",
-            content: "",
-            state: "streaming",
-          });
-        } else if (target.state === "failed" || target.state === "interrupted") {
-          reply = await writeReply(db, target.id, "", "streaming");
-        } else {
-          reply = await addAlternative(db, target.id);
-        }
-      }
-      await createGeneration(db, {
-        id: generationId,
+    let userMessage: MessageRow | null = null;
+    let reply: MessageRow | null = null;
+    let position: number | null = null;
+    if (req.action === "send") {
+      // Claim, both messages, the generation and the day's count: one statement (accept-queries.ts).
+      const stored = await storeSend(db, {
         conversationId: conversation.id,
         userId: viewer.id,
-        action: req.action,
-        messageId: reply?.id ?? null,
+        generationId,
+        content: req.content ?? "",
         modelId: model.id,
-        settings: (allowedSettings ?? null) as Record<string, number> | null,
+        settings,
+        turnAt,
+        capacityKey: capacity.key,
+        maxRunning: place.maxRunning,
       });
-      if (req.action !== "autopilot") await countMessageSent(db, viewer.id);
+      if (!stored) throw conflict();
+      ({ userMessage, reply, position } = stored);
+    } else {
+      if (!(await claimConversation(db, conversation.id, generationId))) throw conflict();
+      try {
+        reply = await writeOtherAction(db, req, conversation.id, target);
+        await createGeneration(db, {
+          id: generationId,
+          conversationId: conversation.id,
+          userId: viewer.id,
+          action: req.action,
+          messageId: reply?.id ?? null,
+          modelId: model.id,
+          settings,
+          turnAt,
+          capacityKey: capacity.key,
+          maxRunning: place.maxRunning,
+        });
+        if (req.action !== "autopilot") await countMessageSent(db, viewer.id);
+      } catch (error) {
+        await releaseConversation(db, conversation.id, generationId);
+        throw error;
+      }
+    }
+    try {
       const started: GenerationEvent = {
         type: "started",
         generation_id: generationId,
@@ -167,18 +178,47 @@ export class GenerationService {
         action: req.action,
         base_content: req.action === "continue" ? (target?.content ?? "") : "",
       };
-      await deps.bus.append(eventStream(generationId), started);
-      await deps.queue.enqueue(
-        GENERATE_JOB,
-        { generationId },
-        { jobId: generationId, priority: priorityOf(viewer) },
-      );
-      return { generationId, userMessage: started.user_message, messageId: started.message_id };
+      const startedId = await deps.bus.append(eventStream(generationId), started);
+      // Wake-ups, after `started` is on the bus (a token must never go before it): the database's
+      // line decides which reply a worker takes (scheduler.ts). The queue's, for every process,
+      // does not hold up the answer: if it is lost, the line's periodic look wakes a worker.
+      deps.wakeHere?.();
+      deps.queue
+        .enqueue(GENERATE_JOB, { generationId }, { jobId: generationId })
+        .catch((error: unknown) => deps.logWakeFailure?.(error));
+      return {
+        generationId,
+        userMessage: started.user_message,
+        messageId: started.message_id,
+        capacityKey: capacity.key,
+        slots: capacity.limit,
+        position,
+        started: { event: started, id: startedId },
+      };
     } catch (error) {
       await releaseConversation(db, conversation.id, generationId);
       throw error;
     }
   }
+}
+
+/** The reply row a regenerate, continue, resubmit (or none, autopilot) writes into. */
+async function writeOtherAction(
+  db: Db,
+  req: GenerateRequest,
+  conversationId: string,
+  target: MessageRow | null,
+): Promise<MessageRow | null> {
+  if (req.action === "regenerate") return addAlternative(db, (target as MessageRow).id);
+  if (req.action === "continue")
+    return writeReply(db, (target as MessageRow).id, (target as MessageRow).content, "streaming");
+  if (req.action !== "resubmit") return null;
+  // After an error: a failed or cut-off reply is written again in place, a good one gets a new
+  // alternative (never overwritten), and a lone user message gets its reply.
+  if (!target) return appendMessage(db, { conversationId, role: "bot", content: "", state: "streaming" });
+  if (target.state === "failed" || target.state === "interrupted")
+    return writeReply(db, target.id, "", "streaming");
+  return addAlternative(db, target.id);
 }
 
 /** The bot message an action works on: the last message, which must be the bot's. */

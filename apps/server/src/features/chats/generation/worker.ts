@@ -18,21 +18,16 @@ import {
   touchConversation,
   updateConversation,
   writeReply,
-  writeStreamingText,
 } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
-import { recordGenerationTime } from "./estimate.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
-import {
-  findGeneration,
-  finishGeneration,
-  heartbeat,
-  markRunning,
-  recordPrompt,
-  releaseConversation,
-} from "./queries.ts";
+import { finishGeneration, heartbeat, recordPrompt, releaseConversation } from "./queries.ts";
+import { closeInterrupted } from "./recovery.ts";
+import { streamingTextWriter } from "./reply-writer.ts";
+import { MEMBER_KEY_CAPACITY } from "./scheduling.ts";
 import { controlStream, eventStream } from "./streams.ts";
+import { TokenPublisher } from "./token-publisher.ts";
 
 export interface WorkerDeps {
   db: Db;
@@ -51,29 +46,31 @@ export interface WorkerDeps {
   /** Memory vectors' embedding model, where they are on (app.ts decides). */
   memoryEmbedder?: EmbeddingBackend | null;
   /** The backend for a member's reply (their own key by their mode, member-model.ts); else the server's. */
-  backendFor?: (userId: string, entry: RegistryEntry) => Promise<LlmBackend>;
+  backendFor?: (userId: string, entry: RegistryEntry, memberKey: boolean) => Promise<LlmBackend>;
+  /** How often the heartbeat is written: a quarter of the dead-worker limit (HEARTH_WORKER_STALE_S). */
+  heartbeatMs?: number;
 }
 
-/**
- * Tokens are written to the database before they are sent, batched when they come faster than
- * this (or than the database keeps up with): whatever a client has seen is stored, so a crash
- * never loses it.
- */
-const FLUSH_MS = 50;
 const HEARTBEAT_MS = 5000;
 /** Tries at a reply before an empty one is stored (see the loop in runGeneration). */
 const REPLY_ATTEMPTS = 3;
 /** Finished streams stay readable this long for clients that reconnect late. */
 const STREAM_TTL_S = 3600;
 
-/** Runs one queued generation: prompt, model, tokens to the bus, the reply to the database. */
-export async function runGeneration(deps: WorkerDeps, generationId: string): Promise<void> {
+/**
+ * Runs one generation a worker has claimed (scheduler.ts): prompt, model, tokens to the bus,
+ * the reply to the database. `interrupt` (a drain's deadline) ends it as interrupted, with
+ * everything generated so far kept.
+ */
+export async function runGeneration(
+  deps: WorkerDeps,
+  gen: GenerationRow,
+  interrupt?: AbortSignal,
+): Promise<void> {
   const { db, bus } = deps;
-  const gen = await findGeneration(db, generationId);
-  if (!gen || !(await markRunning(db, generationId))) return;
+  const generationId = gen.id;
   const publish = (event: GenerationEvent) => bus.append(eventStream(generationId), event);
 
-  const startedAt = Date.now();
   const stop = new AbortController();
   const report = (what: string) => (error: unknown) =>
     deps.logFailure({ generationId, conversationId: gen.conversationId, cause: describeError(error) }, what);
@@ -82,21 +79,34 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       void heartbeat(db, generationId).catch(
         report("heartbeat failed (upkeep may close this reply as interrupted)"),
       ),
-    HEARTBEAT_MS,
+    deps.heartbeatMs ?? HEARTBEAT_MS,
   );
   const watching = watchForStop(bus, generationId, stop);
+  const onInterrupt = () => stop.abort();
+  interrupt?.addEventListener("abort", onInterrupt, { once: true });
+  // Tokens go to the bus at once; the text is stored in the process's batches (decision 015).
+  const writer = streamingTextWriter(db);
+  writer.onError = report("could not store streaming replies (kept for the next batch)");
   let text = "";
+  let continued = "";
   let target: MessageRow | null = null;
   try {
-    const conversation = await findConversation(db, gen.conversationId);
+    // Reads that do not depend on each other go at once: every round trip here is first-token time.
+    const [conversation, viewer] = await Promise.all([
+      findConversation(db, gen.conversationId),
+      findViewer(db, gen.userId),
+    ]);
     if (!conversation) throw new LlmError("This conversation no longer exists.", "bad_request");
-    const character = (await findCharacter(db, conversation.characterId))?.character;
-    const viewer = await findViewer(db, gen.userId);
+    const [found, persona] = await Promise.all([
+      findCharacter(db, conversation.characterId),
+      resolvePersonaForPrompt(db, gen.userId, conversation.userPersonaId),
+    ]);
+    const character = found?.character;
     if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = deps.backendFor
-      ? await deps.backendFor(gen.userId, entry)
+      ? await deps.backendFor(gen.userId, entry, gen.capacityKey === MEMBER_KEY_CAPACITY.key)
       : await deps.inference.backend(entry.id);
     const { window: budget, sampling } = generationBudget(
       viewer.permissions,
@@ -115,7 +125,7 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     const history: HistoryMessage[] = recent
       .slice(0, upTo)
       .map((m) => ({ id: m.id, role: m.role, content: m.content }));
-    const continued = mode === "continue" && target ? target.content : "";
+    continued = mode === "continue" && target ? target.content : "";
 
     const gathered = await gatherPromptContext(db, deps.memorySite, {
       conversationId: conversation.id,
@@ -127,7 +137,6 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       embedder: deps.memoryEmbedder,
       onVectorError: report("memory vectors failed; recalled by keywords"),
     });
-    const persona = await resolvePersonaForPrompt(db, viewer.id, conversation.userPersonaId);
     const prompt = buildPromptWithin(
       {
         character: promptCharacter(character),
@@ -143,7 +152,8 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
     );
     // Messages before the cut point that the prompt left out (older ones were never read).
     const before = conversation.messageCount - (recent.length - upTo);
-    await recordPrompt(db, generationId, prompt.trims, {
+    // The report ("Why this reply?") is written while the model starts, not before it.
+    const recorded = recordPrompt(db, generationId, prompt.trims, {
       persona_name: persona.name,
       memories: gathered.memories.slice(0, prompt.memoriesKept),
       lore: gathered.lore.map((e) => ({ id: e.id, name: e.name, position: e.position, reason: e.reason })),
@@ -152,19 +162,9 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       prompt_tokens: prompt.promptTokens,
       context_tokens: budget,
       trims: prompt.trims,
-    });
+    }).catch(report("could not record the prompt's report"));
 
-    let nextFlushAt = 0;
-    let unsent = "";
-    const flush = async () => {
-      if (!unsent) return;
-      const began = Date.now();
-      if (target) await writeStreamingText(db, target.id, continued + text);
-      await publish({ type: "token", text: unsent });
-      unsent = "";
-      // Under load writes slow down, so batches grow: fewer writes, and streams keep flowing.
-      nextFlushAt = Date.now() + Math.max(FLUSH_MS, 4 * (Date.now() - began));
-    };
+    const tokens = new TokenPublisher(publish);
     let finish: "complete" | "stopped" = "complete";
     // A small model sometimes ends its turn at once. The prompt is cached by then, so sampling
     // again costs little; an empty reply is what the person sees only when every try was empty.
@@ -176,24 +176,36 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
       }) as AsyncIterable<LlmEvent>) {
         if (event.type === "token") {
           text += event.text;
-          unsent += event.text;
-          if (Date.now() >= nextFlushAt) await flush();
+          tokens.push(event.text);
+          if (target) writer.set(target.id, continued + text);
         } else if (event.stats.finishReason === "abort") finish = "stopped";
       }
     }
-    await flush();
+    await tokens.drain();
+    await recorded;
+    // The model stopped because a drain's deadline came (a reply that had just ended is kept as it is).
+    if (finish === "stopped" && interrupt?.aborted) {
+      await interruptReply(deps, gen, target, continued + text);
+      return;
+    }
 
     let stored: MessageRow | null = null;
     if (target) {
+      await writer.forget(target.id);
       stored = await writeReply(db, target.id, continued + text, finish);
       await touchConversation(db, conversation.id, continued + text, "bot");
       await deps.onReplyStored?.(conversation.characterId);
     }
     if (mode !== "autopilot")
       await updateConversation(db, conversation.id, { contextStartMessageId: prompt.contextStartMessageId });
-    await finishGeneration(db, generationId, finish === "stopped" ? "stopped" : "done");
-    recordGenerationTime(Date.now() - startedAt);
+    const ended = await finishGeneration(db, generationId, finish === "stopped" ? "stopped" : "done");
     await releaseConversation(db, conversation.id, generationId);
+    if (!ended) {
+      // Upkeep took this worker for dead (its heartbeat was late) and closed the reply: its
+      // clients already had their `done`; the full text is stored all the same.
+      report("a reply outlived its heartbeat and was closed by upkeep")(new Error("closed before it ended"));
+      return;
+    }
     await publish({
       type: "done",
       message: stored ? toMessage(stored) : null,
@@ -208,8 +220,10 @@ export async function runGeneration(deps: WorkerDeps, generationId: string): Pro
         .catch(report("could not queue automatic memory"));
     }
   } catch (error) {
-    await failGeneration(deps, gen, target, text, error);
+    if (interrupt?.aborted) await interruptReply(deps, gen, target, continued + text);
+    else await failGeneration(deps, gen, target, text, error);
   } finally {
+    interrupt?.removeEventListener("abort", onInterrupt);
     clearInterval(beat);
     stop.abort();
     await watching;
@@ -234,6 +248,26 @@ async function watchForStop(bus: EventBus, generationId: string, stop: AbortCont
   }
 }
 
+/**
+ * A drain's deadline cut the reply off: closed as interrupted the way upkeep closes an orphan
+ * (recovery.ts), its stored text extended to everything generated, and its clients get the `done`.
+ */
+async function interruptReply(
+  deps: WorkerDeps,
+  gen: GenerationRow,
+  target: MessageRow | null,
+  content: string,
+) {
+  // No batch may land after the close; the close itself stores the whole text.
+  if (target) await streamingTextWriter(deps.db).forget(target.id);
+  await closeInterrupted(deps.db, deps.bus, gen, target ? content : null).catch((error) =>
+    deps.logFailure(
+      { generationId: gen.id, conversationId: gen.conversationId, cause: describeError(error) },
+      "could not close an interrupted reply (upkeep will)",
+    ),
+  );
+}
+
 async function failGeneration(
   deps: WorkerDeps,
   gen: GenerationRow,
@@ -249,6 +283,7 @@ async function failGeneration(
     deps.logFailure({ ...context, cause: describeError(cause) }, what);
   // What was generated stays; the message is marked failed so the client offers Resubmit.
   if (target) {
+    await streamingTextWriter(db).forget(target.id);
     await writeReply(db, target.id, (gen.action === "continue" ? target.content : "") + text, "failed").catch(
       report("could not mark the failed reply"),
     );

@@ -1,0 +1,269 @@
+import {
+  type AccountImportReport,
+  type AccountManifest,
+  accountManifest,
+  exportedPersona,
+  exportedSettings,
+  HEARTH_ACCOUNT_FORMAT,
+  LOREBOOKS_PER_USER_MAX,
+  lorebookCreate,
+} from "@hearth/contract";
+import { HttpError } from "../../http/errors.ts";
+import type { Viewer } from "../accounts/index.ts";
+import { importCard, parseCard } from "../characters/index.ts";
+import { type PersonaRow, PersonaService } from "../personas/index.ts";
+import { type ArchiveReader, badArchive, readArchive } from "./archive.ts";
+import { countLorebooks, insertLorebook, ownPersonas, readSettings, writeSettings } from "./queries.ts";
+import type { AccountTransferDeps } from "./service.ts";
+
+type Skip = AccountImportReport["skipped"][number];
+
+const reasonOf = (error: unknown): string => {
+  if (error instanceof HttpError) return error.message;
+  throw error;
+};
+
+function readJson(reader: ArchiveReader, name: string): unknown {
+  const data = reader.read(name);
+  if (!data) return undefined;
+  try {
+    return JSON.parse(data.toString("utf8").replace(/^\uFEFF/, ""));
+  } catch {
+    throw badArchive(`${name} is not JSON`);
+  }
+}
+
+function readManifest(reader: ArchiveReader): AccountManifest {
+  const raw = readJson(reader, "manifest.json");
+  if (raw === undefined) throw badArchive("it has no manifest.json (download one with Download everything)");
+  const isOurs =
+    typeof raw === "object" && raw !== null && (raw as { format?: unknown }).format === HEARTH_ACCOUNT_FORMAT;
+  if (!isOurs) throw badArchive("its manifest.json is not a Hearth account manifest");
+  const parsed = accountManifest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badArchive(`its manifest.json is invalid (${issue?.path.join(".") || "root"}: ${issue?.message})`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Imports an archive of GET /api/account/export: characters first (private to the importer, old
+ * ids mapped to new), then personas (a name the member already has maps to that persona), then
+ * conversations bound to the new characters and personas, then the settings this Hearth allows.
+ * Each item that cannot be imported is skipped with its reason; the archive itself being
+ * unreadable is a 400 before anything is stored.
+ */
+export async function importAccount(
+  deps: AccountTransferDeps,
+  viewer: Viewer,
+  data: Buffer,
+): Promise<AccountImportReport> {
+  const reader = readArchive(data);
+  const manifest = readManifest(reader);
+  const skipped: Skip[] = [];
+  const report: AccountImportReport = {
+    characters: 0,
+    conversations: 0,
+    personas: 0,
+    lorebooks: 0,
+    settings: [],
+    messages: 0,
+    memories: 0,
+    skipped,
+    note: "An import always adds copies: importing the same archive again gives a second copy of each character and conversation (a persona whose name you already have is reused).",
+  };
+
+  const characterIds = new Map<string, string>();
+  for (const entry of manifest.characters) {
+    const file = reader.read(entry.file);
+    if (!file) {
+      skipped.push({ item: entry.file, reason: "The card file is missing from the archive." });
+      continue;
+    }
+    if (!viewer.permissions.includes("create_character")) {
+      skipped.push({ item: entry.file, reason: "Your account cannot create characters." });
+      continue;
+    }
+    try {
+      const { row } = await importCard({ service: deps.characters, parseCard }, viewer, {
+        data: file,
+        filename: entry.file.split("/").pop() ?? "card.charx",
+      });
+      characterIds.set(entry.id, row.id);
+      report.characters++;
+    } catch (error) {
+      skipped.push({ item: entry.file, reason: reasonOf(error) });
+    }
+  }
+
+  const personaIds = await importPersonas(deps, viewer, reader, report);
+  const bookIds = await importLorebooks(deps, viewer, reader, report);
+
+  for (const entry of manifest.conversations) {
+    const file = reader.read(entry.file);
+    if (!file) {
+      skipped.push({ item: entry.file, reason: "The conversation file is missing from the archive." });
+      continue;
+    }
+    // A chat with someone else's public character keeps its id: it binds when that character is here.
+    const characterId =
+      characterIds.get(entry.character_id) ?? (entry.character_file ? null : entry.character_id);
+    if (!characterId) {
+      skipped.push({ item: entry.file, reason: "Its character was not imported." });
+      continue;
+    }
+    try {
+      const imported = await deps.chats.importChat(viewer, {
+        characterId,
+        userPersonaId: (entry.persona_id && personaIds.get(entry.persona_id)) || null,
+        data: withBookIds(file, bookIds),
+      });
+      report.conversations++;
+      report.messages += imported.messages;
+      report.memories += imported.memories;
+    } catch (error) {
+      const reason = reasonOf(error);
+      skipped.push({
+        item: entry.file,
+        reason: entry.character_file
+          ? reason
+          : `Its character (another creator's) is not available here: ${reason}`,
+      });
+    }
+  }
+
+  await importSettings(deps, viewer, reader, report);
+  return report;
+}
+
+async function importPersonas(
+  deps: AccountTransferDeps,
+  viewer: Viewer,
+  reader: ArchiveReader,
+  report: AccountImportReport,
+): Promise<Map<string, string>> {
+  const service = new PersonaService({ db: deps.db, storage: deps.storage, limits: deps.personaLimits });
+  const ids = new Map<string, string>();
+  const existing = await ownPersonas(deps.db, viewer.id);
+  const names = reader.names().filter((n) => /^personas\/[^/]+\.json$/.test(n));
+  let makeDefault: string | null = null;
+  for (const name of names) {
+    const parsed = exportedPersona.safeParse(readJson(reader, name));
+    if (!parsed.success) {
+      report.skipped.push({ item: name, reason: "Not a persona file." });
+      continue;
+    }
+    const p = parsed.data;
+    const same = existing.find((row: PersonaRow) => row.name.toLowerCase() === p.name.trim().toLowerCase());
+    if (same) {
+      ids.set(p.id, same.id);
+      report.skipped.push({
+        item: name,
+        reason: `You already have a persona named ${same.name}; its chats use it.`,
+      });
+      continue;
+    }
+    try {
+      const row = await service.create(viewer, { name: p.name.trim(), highlights: p.highlights.trim() });
+      ids.set(p.id, row.id);
+      report.personas++;
+      if (p.is_default) makeDefault = row.id;
+      const avatar = p.avatar_file ? reader.read(p.avatar_file) : null;
+      if (avatar) {
+        await service.setAvatar(viewer.id, row.id, avatar).catch((error: unknown) => {
+          report.skipped.push({ item: p.avatar_file ?? name, reason: reasonOf(error) });
+        });
+      }
+    } catch (error) {
+      report.skipped.push({ item: name, reason: reasonOf(error) });
+    }
+  }
+  if (makeDefault) await service.setDefault(viewer.id, makeDefault);
+  return ids;
+}
+
+async function importLorebooks(
+  deps: AccountTransferDeps,
+  viewer: Viewer,
+  reader: ArchiveReader,
+  report: AccountImportReport,
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  let room = LOREBOOKS_PER_USER_MAX - (await countLorebooks(deps.db, viewer.id));
+  for (const name of reader.names().filter((n) => /^lorebooks\/[^/]+\.json$/.test(n))) {
+    const parsed = lorebookCreate.safeParse(readJson(reader, name));
+    if (!parsed.success) {
+      report.skipped.push({ item: name, reason: "Not a lorebook file." });
+      continue;
+    }
+    if (room <= 0) {
+      report.skipped.push({
+        item: name,
+        reason: `You already keep ${LOREBOOKS_PER_USER_MAX} lorebooks, the most allowed.`,
+      });
+      continue;
+    }
+    const oldId = name.slice("lorebooks/".length, -".json".length);
+    ids.set(oldId, await insertLorebook(deps.db, viewer.id, parsed.data));
+    room--;
+    report.lorebooks++;
+  }
+  return ids;
+}
+
+/** A Hearth chat file whose attached lorebooks name the books just imported (its other ids are left as they are). */
+function withBookIds(file: Buffer, ids: Map<string, string>): Buffer {
+  if (ids.size === 0) return file;
+  try {
+    const chat = JSON.parse(file.toString("utf8").replace(/^\uFEFF/, "")) as { lorebooks?: unknown };
+    if (!Array.isArray(chat.lorebooks)) return file;
+    chat.lorebooks = chat.lorebooks.map((b: unknown) => {
+      const id = (b as { id?: unknown })?.id;
+      return typeof id === "string" && ids.has(id) ? { ...(b as object), id: ids.get(id) } : b;
+    });
+    return Buffer.from(JSON.stringify(chat), "utf8");
+  } catch {
+    // Not JSON: the chat import names the fault.
+    return file;
+  }
+}
+
+async function importSettings(
+  deps: AccountTransferDeps,
+  viewer: Viewer,
+  reader: ArchiveReader,
+  report: AccountImportReport,
+): Promise<void> {
+  const raw = readJson(reader, "settings.json");
+  if (raw === undefined) return;
+  const parsed = exportedSettings.safeParse(raw);
+  if (!parsed.success) {
+    report.skipped.push({ item: "settings.json", reason: "The settings file could not be read." });
+    return;
+  }
+  const s = parsed.data;
+  const current = await readSettings(deps.db, viewer.id);
+  const change: Parameters<typeof writeSettings>[2] = {};
+  const skip = (item: string, reason: string) =>
+    report.skipped.push({ item: `settings.json: ${item}`, reason });
+  if (s.highlights.length <= deps.highlightsMax) change.highlights = s.highlights;
+  else skip("highlights", `Longer than this Hearth's ${deps.highlightsMax} characters.`);
+  if (!s.show_nsfw || current?.adultConfirmedAt) change.showNsfw = s.show_nsfw;
+  else skip("show_nsfw", "Turn NSFW on yourself in Settings: it asks you to confirm you are 18 or older.");
+  if (s.openai_mode === "disabled" || current?.hasKey) change.llmMode = s.openai_mode;
+  else skip("openai_mode", "Your own model key is never exported: add it in Settings, then choose the mode.");
+  if (s.default_model_id === null || deps.models.mayChoose(viewer, s.default_model_id)) {
+    change.defaultModelId = s.default_model_id;
+  } else skip("default_model_id", `The model ${s.default_model_id} is not offered to you here.`);
+  await writeSettings(deps.db, viewer.id, change);
+  report.settings = Object.keys(change).map(
+    (k) =>
+      ({
+        highlights: "highlights",
+        showNsfw: "show_nsfw",
+        llmMode: "openai_mode",
+        defaultModelId: "default_model_id",
+      })[k] ?? k,
+  );
+}

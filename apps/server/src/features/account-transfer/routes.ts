@@ -1,0 +1,51 @@
+import multipart from "@fastify/multipart";
+import { ACCOUNT_IMPORT_MAX_BYTES, accountTransferEndpoints } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
+import { route } from "../../http/route.ts";
+import { readUpload } from "../../http/upload.ts";
+import { type Auth, getViewer } from "../accounts/index.ts";
+import { exportName } from "../chat-transfer/index.ts";
+import { assertCanTransferAccount } from "./policy.ts";
+import { type AccountTransferDeps, AccountTransferService } from "./service.ts";
+
+/** A little over the archive's own limit, for the multipart framing around it. */
+const IMPORT_BODY_LIMIT = ACCOUNT_IMPORT_MAX_BYTES + 64 * 1024;
+
+/**
+ * GET /api/account/export and POST /api/account/import. Who may is settled in a preHandler,
+ * before any input is read (policy.ts); the archive is read whole, at most 200 MB.
+ */
+export async function accountTransferRoutes(
+  app: FastifyInstance,
+  deps: AccountTransferDeps & { auth: Auth },
+) {
+  const service = new AccountTransferService(deps);
+  await app.register(multipart, { limits: { files: 1, fields: 10, parts: 11 } });
+  app.addHook("onRoute", (opts) => {
+    if (opts.method === "POST") opts.bodyLimit = IMPORT_BODY_LIMIT;
+  });
+  app.addHook("preHandler", async (req) => {
+    assertCanTransferAccount(await getViewer(deps.auth, req));
+  });
+
+  route(app, accountTransferEndpoints.export, async ({ req, reply }) => {
+    const viewer = assertCanTransferAccount(await getViewer(deps.auth, req));
+    const body = service.export(viewer, (error) => req.log.error({ err: error }, "account export failed"));
+    const name = `${exportName(`Hearth ${viewer.username ?? viewer.name}`, null, new Date())}.zip`;
+    const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+    return reply
+      .header("content-type", "application/zip")
+      .header(
+        "content-disposition",
+        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      )
+      .header("cache-control", "private, no-store")
+      .send(body);
+  });
+
+  route(app, accountTransferEndpoints.import, async ({ req }) => {
+    const viewer = assertCanTransferAccount(await getViewer(deps.auth, req));
+    const upload = await readUpload(req, ACCOUNT_IMPORT_MAX_BYTES);
+    return service.import(viewer, upload.data);
+  });
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { characters } from "../characters/schema.ts";
+import { type ConversationRow, conversations, type MessageRow, messages } from "../chats/schema.ts";
+import { conversationLorebooks, lorebooks } from "../lorebooks/schema.ts";
+import { memories, memoryProgress } from "../memories/schema.ts";
+import type { ImportedChat } from "./formats/types.ts";
+
+const PREVIEW_CHARS = 200;
+
+/** A conversation with its character's name (a deleted character's too), or null. */
+export async function findConversationForExport(
+  db: Db,
+  id: string,
+): Promise<{ conversation: ConversationRow; characterName: string } | null> {
+  const [row] = await db
+    .select({ conversation: conversations, characterName: characters.name })
+    .from(conversations)
+    .innerJoin(characters, eq(characters.id, conversations.characterId))
+    .where(eq(conversations.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Everything an export writes: all messages in order, memories, and the attached books. */
+export async function readConversationContents(db: Db, conversationId: string) {
+  const [rows, memoryRows, books] = await Promise.all([
+    db
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, conversationId))
+      .orderBy(asc(messages.seq)) as Promise<MessageRow[]>,
+    db
+      .select()
+      .from(memories)
+      .where(eq(memories.conversationId, conversationId))
+      .orderBy(asc(memories.createdAt), asc(memories.id)),
+    db
+      .select({ id: lorebooks.id, name: lorebooks.name })
+      .from(conversationLorebooks)
+      .innerJoin(lorebooks, eq(lorebooks.id, conversationLorebooks.lorebookId))
+      .where(eq(conversationLorebooks.conversationId, conversationId))
+      .orderBy(asc(conversationLorebooks.position)),
+  ]);
+  return { messages: rows, memories: memoryRows, lorebooks: books };
+}
+
+/** Which of these lorebooks are the member's own (the others are not re-attached). */
+export async function ownLorebookIds(db: Db, userId: string, ids: string[]): Promise<string[]> {
+  const uuids = ids.filter((id) =>
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id),
+  );
+  if (!uuids.length) return [];
+  const rows = await db
+    .select({ id: lorebooks.id })
+    .from(lorebooks)
+    .where(and(eq(lorebooks.userId, userId), inArray(lorebooks.id, uuids)));
+  const own = new Set(rows.map((r) => r.id));
+  return [...new Set(uuids.filter((id) => own.has(id)))];
+}
+
+/**
+ * Stores an imported chat as a new conversation in one transaction: the conversation, then every
+ * message in one INSERT … SELECT from one JSON parameter (so 10,000 messages are one statement,
+ * not 10,000, and no bind-parameter limit applies), then its memories and lorebook attachments.
+ */
+export async function insertImportedChat(
+  db: Db,
+  input: {
+    userId: string;
+    characterId: string;
+    userPersonaId: string | null;
+    chat: ImportedChat;
+    lorebookIds: string[];
+  },
+): Promise<ConversationRow> {
+  const { chat } = input;
+  const now = new Date();
+  const id = randomUUID();
+  const ids = chat.messages.map(() => randomUUID());
+  const last = chat.messages.at(-1);
+  const first = chat.messages[0];
+  return db.transaction(async (tx) => {
+    const [conversation] = await tx
+      .insert(conversations)
+      .values({
+        id,
+        userId: input.userId,
+        characterId: input.characterId,
+        userPersonaId: input.userPersonaId,
+        label: chat.title,
+        isSaved: true,
+        messageCount: chat.messages.length,
+        lastMessagePreview: last
+          ? (last.alternatives[last.alternativeIndex] ?? "").slice(0, PREVIEW_CHARS)
+          : null,
+        lastMessageRole: last?.role ?? null,
+        lastMessageAt: last?.createdAt ?? null,
+        createdAt: first && first.createdAt < now ? first.createdAt : now,
+        updatedAt: now,
+      })
+      .returning();
+    if (chat.messages.length) {
+      const rows = chat.messages.map((m, n) => ({
+        n,
+        id: ids[n],
+        role: m.role,
+        content: m.alternatives[m.alternativeIndex] ?? "",
+        alternatives: m.alternatives,
+        alternative_index: m.alternativeIndex,
+        state: m.state,
+        image_url: m.imageUrl,
+        image_prompt: m.imagePrompt,
+        rating: m.rating,
+        created_at: m.createdAt.toISOString(),
+      }));
+      await tx.execute(sql`
+        insert into messages (id, conversation_id, role, content, alternatives, alternative_index, state,
+                              image_url, image_prompt, rating, created_at, updated_at)
+        select x.id, ${id}, x.role, x.content, x.alternatives, x.alternative_index, x.state,
+               x.image_url, x.image_prompt, x.rating, x.created_at, ${now}
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
+          n int, id text, role text, content text, alternatives jsonb, alternative_index int, state text,
+          image_url text, image_prompt text, rating int, created_at timestamptz)
+        order by x.n`);
+    }
+    if (chat.memories.length) {
+      await tx.insert(memories).values(
+        chat.memories.map((m) => ({
+          conversationId: id,
+          content: m.content,
+          pinned: m.pinned,
+          source: m.source,
+          messageIds: m.messageIndexes.map((i) => ids[i] as string),
+          createdAt: m.createdAt ?? now,
+          updatedAt: m.createdAt ?? now,
+        })),
+      );
+    }
+    // Hearth's file carries its memories: its messages count as read, so automatic memory does not
+    // write them a second time. A SillyTavern chat is read by automatic memory like any other.
+    if (chat.format === "hearth" && chat.messages.length) {
+      await tx.execute(sql`
+        insert into ${memoryProgress} (conversation_id, through_seq)
+        select ${id}, max(seq) from ${messages} where conversation_id = ${id}`);
+    }
+    if (input.lorebookIds.length) {
+      await tx
+        .insert(conversationLorebooks)
+        .values(
+          input.lorebookIds.map((lorebookId, position) => ({ conversationId: id, lorebookId, position })),
+        );
+    }
+    return conversation as ConversationRow;
+  });
+}

@@ -1,0 +1,48 @@
+import multipart from "@fastify/multipart";
+import { CHAT_IMPORT_MAX_BYTES, chatTransferEndpoints } from "@hearth/contract";
+import type { FastifyInstance } from "fastify";
+import { route } from "../../http/route.ts";
+import { readUpload } from "../../http/upload.ts";
+import { type Auth, getViewer, requireViewer } from "../accounts/index.ts";
+import { assertCanImportChats } from "./policy.ts";
+import { type ChatTransferDeps, ChatTransferService, contentDisposition } from "./service.ts";
+
+/** A little over the file's own limit, for the multipart framing around it. */
+const IMPORT_BODY_LIMIT = CHAT_IMPORT_MAX_BYTES + 64 * 1024;
+
+/**
+ * Chat import and export (`chatTransferEndpoints`). The import's viewer is checked before its
+ * body is read; the file is read whole (at most CHAT_IMPORT_MAX_BYTES) and stored in one
+ * transaction.
+ */
+export async function chatTransferRoutes(app: FastifyInstance, deps: ChatTransferDeps & { auth: Auth }) {
+  const service = new ChatTransferService(deps);
+  await app.register(multipart, { limits: { files: 1, fields: 10, parts: 11 } });
+  app.addHook("onRoute", (opts) => {
+    if (opts.method === "POST") opts.bodyLimit = IMPORT_BODY_LIMIT;
+  });
+  // Who may is settled before any input is read: a signed-out caller hears 401 whatever it sent.
+  app.addHook("preHandler", async (req) => {
+    const viewer = await requireViewer(deps.auth, req);
+    if (req.method === "POST") assertCanImportChats(viewer);
+  });
+
+  route(app, chatTransferEndpoints.import, async ({ req, query }) => {
+    const viewer = assertCanImportChats(await getViewer(deps.auth, req));
+    const upload = await readUpload(req, CHAT_IMPORT_MAX_BYTES);
+    return service.importChat(viewer, {
+      characterId: query.character_id,
+      userPersonaId: query.user_persona_id ?? null,
+      data: upload.data,
+    });
+  });
+
+  route(app, chatTransferEndpoints.export, async ({ req, reply, params, query }) => {
+    const file = await service.exportChat(await getViewer(deps.auth, req), params.id, query.format);
+    return reply
+      .header("content-type", file.contentType)
+      .header("content-disposition", contentDisposition(file.filename, file.inline))
+      .header("cache-control", "private, no-store")
+      .send(file.body);
+  });
+}

@@ -1,0 +1,205 @@
+import {
+  type ChatExportFormat,
+  type ChatImportReport,
+  LOREBOOKS_PER_CONVERSATION_MAX,
+} from "@hearth/contract";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { AuditWriter, Viewer } from "../accounts/index.ts";
+import { chattable } from "../chats/index.ts";
+import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
+import { isHearthChat, readHearthChat, writeHearthChat } from "./formats/hearth.ts";
+import { mapNames } from "./formats/names.ts";
+import { writeMarkdown, writePrintablePage } from "./formats/readable.ts";
+import { readSillyTavernChat, writeSillyTavernChat } from "./formats/sillytavern.ts";
+import type { ExportedChat, ImportedChat } from "./formats/types.ts";
+import { assertCanExportChat, notAChatFile } from "./policy.ts";
+import {
+  findConversationForExport,
+  insertImportedChat,
+  ownLorebookIds,
+  readConversationContents,
+} from "./queries.ts";
+
+export interface ChatTransferDeps {
+  db: Db;
+  edition: Config["edition"];
+  /** The audit log (moderation's writer): an administrator exporting another member's chat is recorded. */
+  audit?: AuditWriter;
+}
+
+/** Reads an uploaded chat file: Hearth's JSON, else SillyTavern's JSONL. */
+export function readChatFile(data: Buffer): ImportedChat {
+  const source = data.toString("utf8").replace(/^\uFEFF/, "");
+  // Both formats are JSON text starting with an object: anything else (an image, a zip) is not a chat.
+  if (!source.trimStart().startsWith("{")) throw notAChatFile();
+  let whole: unknown;
+  try {
+    whole = JSON.parse(source);
+  } catch {
+    whole = undefined;
+  }
+  if (whole !== undefined && isHearthChat(whole)) return readHearthChat(whole);
+  return readSillyTavernChat(source);
+}
+
+export class ChatTransferService {
+  constructor(private deps: ChatTransferDeps) {}
+
+  /**
+   * Imports a chat file as a new saved conversation with a character the viewer may chat with.
+   * The persona is the one asked for (the viewer's own), else a Hearth file's own when it is the
+   * viewer's, else the default (stored as none, as a new chat does).
+   */
+  async importChat(
+    viewer: Viewer,
+    input: { characterId: string; userPersonaId: string | null; data: Buffer },
+  ): Promise<ChatImportReport> {
+    const { db } = this.deps;
+    const character = await chattable(db, viewer, input.characterId, this.deps.edition);
+    if (input.userPersonaId && !(await findPersona(db, viewer.id, input.userPersonaId)))
+      throw personaNotFound();
+    const chat = readChatFile(input.data);
+    let personaId = input.userPersonaId;
+    if (!personaId && chat.personaId && (await findPersona(db, viewer.id, chat.personaId))) {
+      personaId = chat.personaId;
+    }
+    const persona = await resolvePersonaForPrompt(db, viewer.id, personaId);
+    const replaced = chat.format === "sillytavern" ? mapNames(chat, character.name, persona.name) : 0;
+    const own = (await ownLorebookIds(db, viewer.id, chat.lorebookIds)).slice(
+      0,
+      LOREBOOKS_PER_CONVERSATION_MAX,
+    );
+    const conversation = await insertImportedChat(db, {
+      userId: viewer.id,
+      characterId: character.id,
+      userPersonaId: personaId,
+      chat,
+      lorebookIds: own,
+    });
+    return {
+      conversation_id: conversation.id,
+      character_id: character.id,
+      format: chat.format,
+      messages: chat.messages.length,
+      alternatives: chat.messages.reduce((n, m) => n + m.alternatives.length - 1, 0),
+      skipped_system_messages: chat.skippedSystem,
+      skipped_empty_messages: chat.skippedEmpty,
+      skipped_alternatives: chat.skippedAlternatives,
+      dropped_metadata_keys: chat.droppedKeys,
+      character_name_from: chat.characterName,
+      other_speakers: chat.otherSpeakers,
+      user_name_from: chat.userName,
+      user_name_to: persona.name,
+      user_names_replaced: replaced,
+      memories: chat.memories.length,
+      lorebooks: own.length,
+      lorebooks_not_found: new Set(chat.lorebookIds).size - own.length,
+    };
+  }
+
+  /** A conversation as a file: its body, type and download name. Owner or administrator only. */
+  async exportChat(
+    viewer: Viewer | null,
+    conversationId: string,
+    format: ChatExportFormat,
+  ): Promise<{ body: string; contentType: string; filename: string; inline: boolean }> {
+    const { db } = this.deps;
+    const found = await findConversationForExport(db, conversationId);
+    assertCanExportChat(viewer, found?.conversation ?? null);
+    const { conversation, characterName } = found as NonNullable<typeof found>;
+    if (viewer && viewer.id !== conversation.userId) {
+      await this.deps.audit?.({
+        actorUserId: viewer.id,
+        action: "conversation.export",
+        targetType: "conversation",
+        targetId: conversation.id,
+        after: { owner_id: conversation.userId, format },
+      });
+    }
+    const contents = await readConversationContents(db, conversation.id);
+    const persona = await resolvePersonaForPrompt(db, conversation.userId, conversation.userPersonaId);
+    const chat: ExportedChat = {
+      conversationId: conversation.id,
+      characterId: conversation.characterId,
+      characterName,
+      title: conversation.label,
+      persona: { id: conversation.userPersonaId, name: persona.name },
+      createdAt: conversation.createdAt,
+      messages: contents.messages.map((m) => {
+        // `content` is the shown alternative's text (a streaming reply's newest text too).
+        const alternatives = m.alternatives.length ? [...m.alternatives] : [m.content];
+        const index = Math.min(m.alternativeIndex, alternatives.length - 1);
+        alternatives[index] = m.content;
+        return {
+          id: m.id,
+          role: m.role,
+          content: m.content,
+          alternatives,
+          alternativeIndex: index,
+          state: m.state,
+          createdAt: m.createdAt,
+          imageUrl: m.imageUrl,
+          imagePrompt: m.imagePrompt,
+          rating: m.rating,
+        };
+      }),
+      memories: contents.memories,
+      lorebooks: contents.lorebooks,
+    };
+    const name = exportName(characterName, conversation.label, conversation.createdAt);
+    switch (format) {
+      case "sillytavern":
+        return {
+          body: writeSillyTavernChat(chat),
+          contentType: "application/jsonl; charset=utf-8",
+          filename: `${name}.jsonl`,
+          inline: false,
+        };
+      case "markdown":
+        return {
+          body: writeMarkdown(chat),
+          contentType: "text/markdown; charset=utf-8",
+          filename: `${name}.md`,
+          inline: false,
+        };
+      case "html":
+        return {
+          body: writePrintablePage(chat),
+          contentType: "text/html; charset=utf-8",
+          filename: `${name}.html`,
+          inline: true,
+        };
+      default:
+        return {
+          body: writeHearthChat(chat),
+          contentType: "application/json; charset=utf-8",
+          filename: `${name}.hearth.json`,
+          inline: false,
+        };
+    }
+  }
+}
+
+/** "Mira - Stormy night - 2026-11-25": safe in every file system. */
+export function exportName(characterName: string, title: string | null, createdAt: Date): string {
+  const safe = (text: string) =>
+    [...text]
+      .filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127 && !'\\/:*?"<>|'.includes(c))
+      .join("")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 60);
+  const parts = [
+    safe(characterName) || "Chat",
+    title ? safe(title) : "",
+    createdAt.toISOString().slice(0, 10),
+  ];
+  return parts.filter(Boolean).join(" - ");
+}
+
+/** Content-Disposition with an ASCII name and the UTF-8 one (RFC 6266). */
+export function contentDisposition(filename: string, inline: boolean): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `${inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

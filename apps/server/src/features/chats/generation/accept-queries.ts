@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.ts";
+import { users } from "../../accounts/schema.ts";
+import { blockedCreators } from "../../blocking/schema.ts";
+import { characters } from "../../characters/schema.ts";
+import { FALLBACK_USER_NAME, type PromptPersona } from "../../personas/index.ts";
+import { personas } from "../../personas/schema.ts";
+import { conversations, dailyUsage, type MessageRow } from "../schema.ts";
+import { utcDay } from "./queries.ts";
+
+/**
+ * Accepting a message reads and writes in one round trip each (issue 15 item 4): these two
+ * statements replace about a dozen small ones, none growing with the chat's length.
+ */
+
+/**
+ * Everything the checks before storing need, read at once: the conversation, its live character,
+ * and of its owner (who must be the viewer, checked after) today's usage, the chosen default
+ * model, the own-key mode, whether they blocked the character's creator, and the persona the
+ * prompt would use (the chat's, else their default, else their name; personas/prompt.ts's rule).
+ */
+export async function acceptContext(db: Db, conversationId: string) {
+  const [row] = await db
+    .select({
+      conversation: conversations,
+      character: characters,
+      defaultModelId: users.defaultModelId,
+      llmMode: users.llmMode,
+      llmKeyEncrypted: users.llmApiKeyEncrypted,
+      ownerName: users.name,
+      sentToday: sql<number>`coalesce((select ${dailyUsage.messages} from ${dailyUsage}
+        where ${dailyUsage.userId} = ${conversations.userId} and ${dailyUsage.day} = ${utcDay()}), 0)`,
+      creatorBlocked: sql<boolean>`exists (select 1 from ${blockedCreators}
+        where ${blockedCreators.userId} = ${conversations.userId}
+          and ${blockedCreators.creatorUserId} = ${characters.creatorUserId})`,
+      persona: sql<{ id: string; name: string; highlights: string } | null>`(
+        select json_build_object('id', ${personas.id}, 'name', ${personas.name}, 'highlights', ${personas.highlights})
+        from ${personas}
+        where ${personas.userId} = ${conversations.userId}
+          and (${personas.id}::text = ${conversations.userPersonaId} or ${personas.isDefault})
+        order by (${personas.id}::text = ${conversations.userPersonaId}) is true desc
+        limit 1)`,
+    })
+    .from(conversations)
+    .innerJoin(users, eq(users.id, conversations.userId))
+    .leftJoin(characters, and(eq(characters.id, conversations.characterId), isNull(characters.deletedAt)))
+    .where(eq(conversations.id, conversationId))
+    .limit(1);
+  if (!row) return null;
+  const p = typeof row.persona === "string" ? JSON.parse(row.persona) : row.persona;
+  const persona: PromptPersona = p
+    ? { id: p.id, name: p.name, description: p.highlights }
+    : { id: null, name: row.ownerName?.trim() || FALLBACK_USER_NAME, description: "" };
+  return {
+    conversation: row.conversation,
+    character: row.character,
+    defaultModelId: row.defaultModelId,
+    llmMode: row.llmMode,
+    llmKeyEncrypted: row.llmKeyEncrypted,
+    sentToday: Number(row.sentToday),
+    creatorBlocked: Boolean(row.creatorBlocked),
+    persona,
+  };
+}
+
+export interface SendTurn {
+  conversationId: string;
+  userId: string;
+  generationId: string;
+  content: string;
+  modelId: string;
+  settings: Record<string, number> | null;
+  turnAt: Date;
+  capacityKey: string;
+  maxRunning: number;
+}
+
+/**
+ * A send, in one statement: claims the conversation (only when no reply is being written), adds
+ * the user's message and the empty reply (in that order of `seq`) with the conversation's summary,
+ * records the generation with its place in the scheduler's line, and counts the day's message.
+ * Nothing is written when the claim fails (null: 409). Also answers the reply's place in line
+ * for its capacity, counted as `placeInQueue` does.
+ */
+export async function storeSend(
+  db: Db,
+  t: SendTurn,
+): Promise<{ userMessage: MessageRow; reply: MessageRow; position: number } | null> {
+  const userAt = new Date();
+  // A millisecond apart, as when they were two statements: "newest first" by time stays exact.
+  const replyAt = new Date(userAt.getTime() + 1);
+  const ids = { user: randomUUID(), reply: randomUUID() };
+  const { rows } = await db.execute<{ id: string; seq: string | number; position: number }>(sql`
+    with claimed as (
+      update conversations set active_generation_id = ${t.generationId},
+        message_count = message_count + 2, last_message_preview = '', last_message_role = 'bot',
+        last_message_at = ${replyAt.toISOString()}::timestamptz, updated_at = ${replyAt.toISOString()}::timestamptz
+      where id = ${t.conversationId} and active_generation_id is null
+      returning id),
+    added as (
+      insert into messages (id, conversation_id, role, content, alternatives, state, created_at, updated_at)
+      select v.id, claimed.id, v.role, v.content, jsonb_build_array(v.content), v.state, v.at, v.at
+      from claimed cross join (values
+        (1, ${ids.user}, 'user', ${t.content}, 'complete', ${userAt.toISOString()}::timestamptz),
+        (2, ${ids.reply}, 'bot', '', 'streaming', ${replyAt.toISOString()}::timestamptz)
+      ) as v(n, id, role, content, state, at)
+      order by v.n
+      returning id, seq),
+    generation as (
+      insert into generations (id, conversation_id, user_id, action, message_id, model_id, settings,
+        turn_at, capacity_key, max_running)
+      select ${t.generationId}, claimed.id, ${t.userId}, 'send', ${ids.reply}, ${t.modelId},
+        ${t.settings ? JSON.stringify(t.settings) : null}::jsonb, ${t.turnAt.toISOString()}::timestamptz,
+        ${t.capacityKey}, ${t.maxRunning}
+      from claimed
+      returning id),
+    counted as (
+      insert into daily_usage (user_id, day, messages)
+      select ${t.userId}, ${utcDay()}, 1 from claimed
+      on conflict (user_id, day) do update set messages = daily_usage.messages + 1
+      returning 1)
+    select added.id, added.seq, (
+      select count(*)::int + 1 from generations o
+      where o.status = 'queued' and o.capacity_key = ${t.capacityKey}
+        and (o.turn_at, o.created_at, o.id) < (${t.turnAt.toISOString()}::timestamptz, now(), ${t.generationId})
+    ) as position
+    from added order by added.seq`);
+  if (rows.length !== 2) return null;
+  const row = (id: string, role: "user" | "bot", content: string, at: Date): MessageRow => ({
+    id,
+    seq: Number(rows.find((r) => r.id === id)?.seq),
+    conversationId: t.conversationId,
+    role,
+    content,
+    alternatives: [content],
+    alternativeIndex: 0,
+    state: role === "user" ? "complete" : "streaming",
+    imageUrl: null,
+    imagePrompt: null,
+    rating: null,
+    ratingReason: null,
+    ratingExpected: null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  return {
+    userMessage: row(ids.user, "user", t.content, userAt),
+    reply: row(ids.reply, "bot", "", replyAt),
+    position: Number(rows[0]?.position ?? 1),
+  };
+}

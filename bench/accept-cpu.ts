@@ -1,0 +1,193 @@
+// CPU profile of accepting messages (issue 15 item 4): one `hearth start` process on PostgreSQL +
+// Redis (or PGlite) in front of the stand-in model, HEARTH_BENCH_SENDS sends, one
+// at a time by as many guests, under node --cpu-prof; prints where the process spent its CPU
+// (self time by function and by package), the accept's median and its CPU per request.
+// Run: npx tsx bench/accept-cpu.ts   (HEARTH_BENCH_DRIVER=postgres|pglite)
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, TEST_REDIS_URL } from "../apps/server/test/databases.ts";
+import { type Client, newClient, startHearth } from "./concurrency-lib.ts";
+import { median } from "./report.ts";
+import { startSteadyServer } from "./steady-openai-server.ts";
+
+const DRIVER = process.env.HEARTH_BENCH_DRIVER ?? "postgres";
+const SENDS = Number(process.env.HEARTH_BENCH_SENDS ?? 400);
+const root = path.resolve(import.meta.dirname, "..");
+const profDir = mkdtempSync(path.join(tmpdir(), "hearth-prof-"));
+const steady = await startSteadyServer({ intervalMs: 1, tokens: 2 });
+const modelsFile = path.join(profDir, "models.json");
+writeFileSync(
+  modelsFile,
+  JSON.stringify({
+    models: [
+      {
+        id: "steady",
+        name: "Steady",
+        slots: 4000,
+        backend: { type: "openai", base_url: steady.url, model: "steady" },
+      },
+    ],
+  }),
+);
+const env: Record<string, string> = {
+  HEARTH_MODELS_FILE: modelsFile,
+  HEARTH_DAILY_LIMIT_GUEST: "0",
+  HEARTH_RATE_LIMIT: "0",
+  HEARTH_GUEST_SIGNINS_PER_DAY: "0",
+  HEARTH_SECRET: randomBytes(24).toString("hex"),
+  HEARTH_SEED_DEMO: "true",
+  HEARTH_DATA_DIR: mkdtempSync(path.join(tmpdir(), "hearth-prof-data-")),
+};
+if (DRIVER === "postgres") {
+  const db = await createTestDatabase("postgres");
+  Object.assign(env, {
+    // An api process only accepts: the replies wait in line, so the CPU measured is the accept's.
+    HEARTH_ROLE: process.env.HEARTH_BENCH_ROLE ?? "api",
+    DATABASE_URL: db.url as string,
+    REDIS_URL: TEST_REDIS_URL,
+    HEARTH_REDIS_PREFIX: `hearth-prof-${randomBytes(3).toString("hex")}`,
+  });
+}
+// HEARTH_BENCH_PROFILE=0: no profiler, for the figures alone (sampling costs some CPU itself).
+const profiling = process.env.HEARTH_BENCH_PROFILE !== "0";
+const hearth = await startHearth(root, env, profiling ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []);
+const list = (await (await fetch(`${hearth.base}/api/characters`)).json()) as {
+  characters?: { id: string }[];
+  items?: { id: string }[];
+};
+const characterId = (list.characters ?? list.items ?? [])[0]?.id as string;
+// One guest per send: with no worker every reply stays in line, and its chat stays busy.
+const WARMUP = 50;
+const clients: Client[] = [];
+while (clients.length < SENDS + WARMUP) {
+  const batch = Math.min(25, SENDS + WARMUP - clients.length);
+  clients.push(
+    ...(await Promise.all(Array.from({ length: batch }, () => newClient(hearth.base, characterId)))),
+  );
+}
+
+/** One send, read until `started` (then the stream is dropped); ms from the request to it. */
+async function send(client: Client): Promise<number> {
+  const stop = new AbortController();
+  const t0 = performance.now();
+  const res = await fetch(`${client.base}/api/generate`, {
+    method: "POST",
+    headers: { cookie: client.cookie, "content-type": "application/json", origin: client.base },
+    body: JSON.stringify({ conversation_id: client.conversationId, action: "send", content: "Go on" }),
+    signal: stop.signal,
+  });
+  if (!res.body) throw new Error(`status ${res.status}`);
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      if (buffer.includes('"type":"started"')) return performance.now() - t0;
+      if (buffer.includes('"type":"error"') || buffer.includes('"code"'))
+        throw new Error(buffer.slice(0, 300));
+    }
+    throw new Error(`no started: ${res.status} ${buffer.slice(0, 300)}`);
+  } finally {
+    stop.abort();
+  }
+}
+
+// Warm-up (JIT, pools), then the measured sends one at a time, timed for the profile window.
+for (const client of clients.slice(0, WARMUP)) await send(client);
+const times: number[] = [];
+const cpuBefore = hearth.cpu();
+const phaseStart = performance.now();
+for (const client of clients.slice(WARMUP)) times.push(await send(client));
+const phaseMs = performance.now() - phaseStart;
+const cpuMs = ((hearth.cpu() - cpuBefore) * 1000) / SENDS;
+console.log(
+  `${DRIVER}: ${SENDS} sends one at a time: request → started median ${median(times).toFixed(2)} ms; Hearth CPU ${cpuMs.toFixed(2)} ms per accept`,
+);
+const stopStart = performance.now();
+await hearth.stop();
+const stopMs = performance.now() - stopStart;
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+}
+for (const file of readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"))) {
+  const profile = JSON.parse(readFileSync(path.join(profDir, file), "utf8")) as {
+    nodes: Node[];
+    samples: number[];
+    timeDeltas: number[];
+    endTime: number;
+  };
+  // Samples of the measured phase only: it ended about stopMs before the profile did.
+  const hits = new Map<number, number>();
+  const to = profile.endTime - stopMs * 1000;
+  const from = to - phaseMs * 1000;
+  let at = profile.endTime - profile.timeDeltas.reduce((a, b) => a + b, 0);
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] as number;
+    if (at < from || at > to) return;
+    hits.set(id, (hits.get(id) ?? 0) + 1);
+    total++;
+  });
+  const byFn = new Map<string, number>();
+  const byPkg = new Map<string, number>();
+  for (const node of profile.nodes) {
+    node.hitCount = hits.get(node.id) ?? 0;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const short = url.replace(/^file:\/\//, "").replace(root, "");
+    const pkg = short.includes("node_modules/")
+      ? (short
+          .split("node_modules/")
+          .at(-1)
+          ?.split("/")
+          .slice(0, short.includes("node_modules/@") ? 2 : 1)
+          .join("/") ?? short)
+      : short.startsWith("/apps") || short.startsWith("/packages")
+        ? short.split("/").slice(0, 6).join("/")
+        : short || `(${functionName})`;
+    byFn.set(
+      `${functionName || "(anon)"} ${short}:${lineNumber}`,
+      (byFn.get(`${functionName || "(anon)"} ${short}:${lineNumber}`) ?? 0) + node.hitCount,
+    );
+    byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + node.hitCount);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+      .join("\n");
+  // Inclusive time of Hearth's own functions (a function's samples and its callees').
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inclusive = new Map<string, number>();
+  const walk = (node: Node, open: Set<string>): number => {
+    let sum = node.hitCount;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || "(anon)"} ${url.replace(/^file:\/\//, "").replace(root, "")}:${lineNumber}`;
+    const own =
+      (url.includes("/apps/") || url.includes("/packages/")) &&
+      !url.includes("node_modules") &&
+      !open.has(key);
+    const inner = own ? new Set(open).add(key) : open;
+    for (const child of node.children ?? []) sum += walk(byId.get(child) as Node, inner);
+    if (own) inclusive.set(key, (inclusive.get(key) ?? 0) + sum);
+    return sum;
+  };
+  walk(profile.nodes[0] as Node, new Set());
+  console.log(
+    `\n-- Hearth functions, inclusive --\n${[...inclusive.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 45)
+      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+      .join("\n")}`,
+  );
+  console.log(
+    `\n${file}: ${total} samples in the measured phase (${(phaseMs / 1000).toFixed(1)} s)\n-- by package/file --\n${top(byPkg, 30)}\n-- by function --\n${top(byFn, 40)}`,
+  );
+}
+process.exit(0);

@@ -1,0 +1,167 @@
+// Pieces of bench/concurrency.ts: Hearth processes, their CPU, and a client that measures
+// how long Hearth held each token of a stand-in model's stream.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { epochMs } from "./steady-openai-server.ts";
+
+export interface HearthProcess {
+  child: ChildProcess;
+  base: string;
+  /** CPU seconds (user + system) the process has used so far. */
+  cpu(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real `hearth start` process (root: which checkout's server to run; nodeArgs: flags for node
+ * itself, such as --cpu-prof); resolves once it serves.
+ */
+export async function startHearth(
+  root: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<HearthProcess> {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(root, "apps/server/bin/hearth.mjs"), "start"],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEARTH_LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let out = "";
+  const base = await new Promise<string>((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      out = (out + chunk.toString()).slice(-20_000);
+      const match = out.match(/"address":"(http:\/\/[^"]+)".*"msg":"Hearth is running"/);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on("data", look);
+    child.stderr?.on("data", look);
+    child.on("exit", (code) => reject(new Error(`hearth exited with ${code}: ${out.slice(-3000)}`)));
+  });
+  let stopping = false;
+  child.on("exit", (code, signal) => {
+    if (!stopping) console.error(`hearth ${child.pid} exited (${code ?? signal}): ${out.slice(-3000)}`);
+  });
+  return {
+    child,
+    base,
+    cpu: () => cpuSeconds(child.pid as number),
+    async stop() {
+      if (child.exitCode !== null) return;
+      stopping = true;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** utime + stime from /proc (Linux), in seconds. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Client {
+  base: string;
+  cookie: string;
+  conversationId: string;
+}
+
+/** A guest with one conversation with the character, on the given process. */
+export async function newClient(base: string, characterId: string): Promise<Client> {
+  const signIn = await fetch(`${base}/api/auth/sign-in/anonymous`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: "{}",
+  });
+  if (!signIn.ok) throw new Error(`guest sign-in: ${signIn.status} ${await signIn.text()}`);
+  const cookie = (signIn.headers.getSetCookie?.() ?? [String(signIn.headers.get("set-cookie"))])
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const created = await fetch(`${base}/api/conversations`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json", origin: base },
+    body: JSON.stringify({ character_id: characterId }),
+  });
+  if (!created.ok) throw new Error(`conversation: ${created.status} ${await created.text()}`);
+  const { conversation } = (await created.json()) as { conversation: { id: string } };
+  return { base, cookie, conversationId: conversation.id };
+}
+
+export interface StreamResult {
+  ok: boolean;
+  tokens: number;
+  /** ms from sending the request to the first token's arrival. */
+  firstTokenMs: number;
+  /** Per token: arrival minus the moment the stand-in sent it (ms). */
+  held: number[];
+  error?: string;
+}
+
+const STAMP = /w\d+@([\d.]+)/g;
+
+/** Sends one message and reads its event stream to the end, timing every token. */
+export async function stream(client: Client, signal: AbortSignal): Promise<StreamResult> {
+  const started = epochMs();
+  const held: number[] = [];
+  let first = Number.NaN;
+  let end = "";
+  try {
+    const res = await fetch(`${client.base}/api/generate`, {
+      method: "POST",
+      headers: { cookie: client.cookie, "content-type": "application/json", origin: client.base },
+      body: JSON.stringify({ conversation_id: client.conversationId, action: "send", content: "Go" }),
+      signal,
+    });
+    if (!res.ok || !res.body)
+      return { ok: false, tokens: 0, firstTokenMs: Number.NaN, held, error: `${res.status}` };
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      const arrived = epochMs();
+      buffer += decoder.decode(chunk, { stream: true });
+      let cut = buffer.indexOf("\n\n");
+      while (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        cut = buffer.indexOf("\n\n");
+        const data = block.split("\n").find((l) => l.startsWith("data: "));
+        if (!data) continue;
+        const event = JSON.parse(data.slice(6)) as { type: string; text?: string; code?: string };
+        if (event.type === "token") {
+          if (Number.isNaN(first)) first = arrived - started;
+          for (const m of (event.text ?? "").matchAll(STAMP)) held.push(arrived - Number(m[1]));
+        } else if (event.type === "done" || event.type === "error") end = event.code ?? event.type;
+      }
+      if (end) break;
+    }
+  } catch (error) {
+    end = String((error as Error).message ?? error);
+  }
+  return {
+    ok: end === "done",
+    tokens: held.length,
+    firstTokenMs: first,
+    held,
+    error: end === "done" ? undefined : end,
+  };
+}
+
+/** The value below which `p` of the values fall (nearest rank). */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number;
+}
