@@ -32,7 +32,7 @@ const INTERVAL_MS = 20; // 50 tokens/s per stream, a typical GPU server's per-us
 const STEADY = process.env.HEARTH_BENCH_MODE === "steady";
 const TOKENS = Number(process.env.HEARTH_BENCH_TOKENS ?? (STEADY ? 300 : 100));
 const SECONDS = Number(process.env.HEARTH_BENCH_SECONDS ?? 40);
-const list = (v: string) => v.split(",").filter(Boolean);
+const list = (v: string, by = ",") => v.split(by).filter(Boolean);
 const CONFIGS = list(process.env.HEARTH_BENCH_CONFIGS ?? "pglite,pg1,pg2,pg4");
 const LEVELS = {
   pglite: list(process.env.HEARTH_BENCH_LEVELS_PGLITE ?? "1,10,50,100,200").map(Number),
@@ -120,7 +120,8 @@ for (const config of CONFIGS) {
         HEARTH_REDIS_PREFIX: `${prefix}-${config}`,
       });
     }
-    procs.push(await startHearth(ROOT, env));
+    // HEARTH_BENCH_NODE_ARGS: flags for the Hearth processes' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
+    procs.push(await startHearth(ROOT, env, list(process.env.HEARTH_BENCH_NODE_ARGS ?? "", " ")));
   };
   // The first process migrates and seeds; the others start on a ready database.
   await start();

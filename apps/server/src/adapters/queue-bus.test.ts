@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { TEST_REDIS_URL } from "../../test/databases.ts";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
@@ -6,7 +7,7 @@ import type { JobQueue } from "../ports/queue.ts";
 import { BullJobQueue } from "./bullmq-queue.ts";
 import { MemoryEventBus } from "./memory-bus.ts";
 import { MemoryJobQueue } from "./memory-queue.ts";
-import { RedisEventBus } from "./redis-bus.ts";
+import { compareIds, RedisEventBus } from "./redis-bus.ts";
 
 const prefix = () => `hearth-test-${randomBytes(4).toString("hex")}`;
 const queues: Record<string, () => JobQueue> = {
@@ -149,5 +150,86 @@ describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {
     setTimeout(() => c.abort(), 50);
     expect(await reading).toEqual([]);
     await bus.ping();
+  });
+});
+
+describe("RedisEventBus across processes", () => {
+  async function collect<T>(iter: AsyncIterable<BusEvent<T>>, count: number, controller: AbortController) {
+    const out: BusEvent<T>[] = [];
+    for await (const e of iter) {
+      out.push(e);
+      if (out.length === count) controller.abort();
+    }
+    return out;
+  }
+  const pair = () => {
+    const shared = prefix();
+    const here = new RedisEventBus(TEST_REDIS_URL, shared);
+    const there = new RedisEventBus(TEST_REDIS_URL, shared);
+    open.push(here, there);
+    return { here, there, shared };
+  };
+
+  it("keeps the order of events appended by two processes to one stream, for readers in both", async () => {
+    const { here, there } = pair();
+    await here.append("g", 0);
+    const ch = new AbortController();
+    const ct = new AbortController();
+    const readHere = collect<number>(here.read("g", "0", ch.signal), 41, ch);
+    const readThere = collect<number>(there.read("g", "0", ct.signal), 41, ct);
+    // Appends alternate between the processes, several in flight at once: each reader must take
+    // every event once, in the stream's order, whichever way it came (memory, channel or stream).
+    for (let i = 1; i <= 40; i += 4) {
+      await Promise.all([
+        here.append("g", i),
+        there.append("g", i + 1),
+        here.append("g", i + 2),
+        there.append("g", i + 3),
+      ]);
+    }
+    const kept = (await here.range<number>("g")).map((e) => e.id);
+    for (const got of [await readHere, await readThere]) {
+      expect(got.map((e) => e.id)).toEqual(kept);
+      expect(new Set(got.map((e) => e.data)).size).toBe(41);
+    }
+  });
+
+  it("reads the stream for what it missed when an event reaches it without its predecessor", async () => {
+    const { here, shared } = pair();
+    const c = new AbortController();
+    // Until "c", so that a reader that skipped "b" fails here instead of waiting for a third event.
+    const reading = (async () => {
+      const got: string[] = [];
+      for await (const e of here.read<string>("gap", "0", c.signal)) {
+        got.push(e.data);
+        if (e.data === "c") c.abort();
+      }
+      return got;
+    })();
+    await here.append("gap", "a");
+    // An append that announced nothing (a message lost on the way): the next one shows the gap.
+    const raw = new Redis(TEST_REDIS_URL);
+    await raw.xadd(`${shared}:bus:gap`, "*", "d", JSON.stringify("b"));
+    raw.disconnect();
+    await here.append("gap", "c");
+    expect(await reading).toEqual(["a", "b", "c"]);
+  });
+
+  it("resumes a reader of another process from the id its client last saw", async () => {
+    const { here, there } = pair();
+    const ids = [await here.append("r", "a"), await here.append("r", "b")];
+    const c = new AbortController();
+    const reading = collect<string>(there.read("r", ids[0] as string, c.signal), 2, c);
+    await here.append("r", "c");
+    expect((await reading).map((e) => e.data)).toEqual(["b", "c"]);
+  });
+
+  it("orders stream ids by time, then sequence", () => {
+    expect(compareIds("5-1", "5-0")).toBe(1);
+    expect(compareIds("4-9", "5-0")).toBe(-1);
+    expect(compareIds("10-0", "9-99")).toBe(1);
+    expect(compareIds("7", "7-0")).toBe(0);
+    expect(compareIds("0", "1-0")).toBe(-1);
+    expect(compareIds("nonsense", "0")).toBe(0);
   });
 });

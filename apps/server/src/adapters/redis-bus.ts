@@ -4,16 +4,44 @@ import type { BusEvent, EventBus } from "../ports/bus.ts";
 const MAX_EVENTS_PER_STREAM = 20_000;
 
 /**
- * Scale-out bus: each stream is a Redis Stream (kept, so readers can resume by id); a pub/sub
- * message on append wakes readers, so one subscriber connection serves every reader of a process.
+ * Appends to the stream and announces the event in one round trip: the id of the event before it
+ * (`0` for a stream's first), its own id, and the event itself go to the stream's channel, so a
+ * reader whose last event is that previous one takes it as it is, without reading the stream.
+ */
+const APPEND_SCRIPT = `
+local before = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local prev = '0'
+if before[1] then prev = before[1][1] end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'd', ARGV[1])
+redis.call('PUBLISH', KEYS[1], prev .. ' ' .. id .. ' ' .. ARGV[1])
+return {prev, id}
+`;
+
+type AppendingRedis = Redis & {
+  hearthAppend(key: string, data: string, maxLength: number): Promise<[string, string]>;
+};
+
+/** One open `read`: the id of the last event it took, and what it took but has not yet yielded. */
+interface Reader {
+  last: string;
+  queue: BusEvent[];
+  /** An event arrived whose predecessor this reader has not seen: read the stream to fill the gap. */
+  gap: boolean;
+  wake: (() => void) | null;
+}
+
+/**
+ * Scale-out bus: each stream is a Redis Stream (kept, so readers can resume by id). An append
+ * publishes the event with its predecessor's id (APPEND_SCRIPT); readers in the appending process
+ * get it in memory at once, readers elsewhere from the channel, and either reads the stream only
+ * when the chain breaks (its first read, a missed message, an event from before it subscribed).
  */
 export class RedisEventBus implements EventBus {
   readonly driver = "redis" as const;
-  private commands: Redis;
+  private commands: AppendingRedis;
   private subscriber: Redis;
-  private waiters = new Map<string, Set<() => void>>();
-  /** Readers per channel: subscribe on the first, unsubscribe after the last. */
-  private readers = new Map<string, number>();
+  /** The readers of each channel, and its subscription (every reader waits for it before reading). */
+  private readers = new Map<string, { set: Set<Reader>; subscribed: Promise<unknown> }>();
 
   constructor(
     url: string,
@@ -21,37 +49,21 @@ export class RedisEventBus implements EventBus {
   ) {
     // Auto-pipelining sends the commands of one event-loop turn together: with a thousand
     // streams, their appends and reads share round trips instead of queueing one by one.
-    this.commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+    this.commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true }) as AppendingRedis;
+    this.commands.defineCommand("hearthAppend", { numberOfKeys: 1, lua: APPEND_SCRIPT });
     this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
     this.commands.on("error", () => {});
     this.subscriber.on("error", () => {});
-    this.subscriber.on("message", (channel: string) => {
-      const set = this.waiters.get(channel);
-      if (!set) return;
-      this.waiters.delete(channel);
-      for (const wake of set) wake();
-    });
+    this.subscriber.on("message", (channel: string, message: string) => this.announced(channel, message));
   }
 
   private key = (stream: string) => `${this.prefix}:bus:${stream}`;
 
   async append<T>(stream: string, data: T): Promise<string> {
     const key = this.key(stream);
-    // One round trip, two commands (auto-pipelined, run in order on one connection; no MULTI, which
-    // would add two more per token): the wake-up carries no id, readers read the stream, so a
-    // wake-up after a failed XADD only finds nothing new.
-    const appended = this.commands.xadd(
-      key,
-      "MAXLEN",
-      "~",
-      MAX_EVENTS_PER_STREAM,
-      "*",
-      "d",
-      JSON.stringify(data),
-    );
-    this.commands.publish(key, "").catch(() => {});
-    const id = await appended;
+    const [prev, id] = await this.commands.hearthAppend(key, JSON.stringify(data), MAX_EVENTS_PER_STREAM);
     if (!id) throw new Error("The event was not appended.");
+    for (const reader of this.readers.get(key)?.set ?? []) offer(reader, prev, id, () => data);
     return id;
   }
 
@@ -62,50 +74,79 @@ export class RedisEventBus implements EventBus {
 
   async *read<T>(stream: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>> {
     const key = this.key(stream);
-    const count = (this.readers.get(key) ?? 0) + 1;
-    this.readers.set(key, count);
-    if (count === 1) await this.subscriber.subscribe(key);
+    // The first pass reads the stream: what was kept before this reader, or appended before its
+    // subscription took effect.
+    const reader: Reader = { last: afterId, queue: [], gap: true, wake: null };
+    let channel = this.readers.get(key);
+    if (!channel) {
+      channel = { set: new Set(), subscribed: this.subscriber.subscribe(key) };
+      this.readers.set(key, channel);
+    }
+    const { set } = channel;
+    set.add(reader);
+    const wakeOnAbort = () => reader.wake?.();
+    signal.addEventListener("abort", wakeOnAbort, { once: true });
     try {
-      let last = afterId === "0" ? "-" : `(${afterId}`;
+      await channel.subscribed;
       while (!signal.aborted) {
-        // Register for the wake-up before reading, so an append between the two is not missed.
-        const woken = this.wakeOn(key, signal);
-        const rows = await this.commands.xrange(key, last, "+", "COUNT", 500);
-        if (rows.length === 0) {
-          await woken;
+        if (reader.queue.length > 0) {
+          const taken = reader.queue;
+          reader.queue = [];
+          for (const event of taken) yield event as BusEvent<T>;
           continue;
         }
-        for (const [id, fields] of rows) {
-          last = `(${id}`;
-          yield { id, data: JSON.parse(fields[1] ?? "null") as T };
+        if (reader.gap) {
+          reader.gap = false;
+          await this.fill(key, reader);
+          continue;
         }
+        await new Promise<void>((resolve) => {
+          reader.wake = resolve;
+        });
+        reader.wake = null;
       }
     } finally {
-      const left = (this.readers.get(key) ?? 1) - 1;
-      if (left > 0) this.readers.set(key, left);
-      else {
+      signal.removeEventListener("abort", wakeOnAbort);
+      set.delete(reader);
+      if (set.size === 0 && this.readers.get(key) === channel) {
         this.readers.delete(key);
-        // A channel left subscribed only delivers wake-ups nobody waits for; the stream is the truth.
+        // A channel left subscribed only delivers messages nobody reads; the stream is the truth.
         await this.subscriber.unsubscribe(key).catch(() => {});
       }
     }
   }
 
-  private wakeOn(channel: string, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      let set = this.waiters.get(channel);
-      if (!set) {
-        set = new Set();
-        this.waiters.set(channel, set);
+  /** Reads the stream after the reader's last event into its queue (500 at a time). */
+  private async fill(key: string, reader: Reader): Promise<void> {
+    const from = reader.last;
+    const rows = await this.commands.xrange(key, from === "0" ? "-" : `(${from}`, "+", "COUNT", 500);
+    let prev = from;
+    for (const [id, fields] of rows) {
+      offer(reader, prev, id, () => JSON.parse(fields[1] ?? "null"));
+      prev = id;
+    }
+    if (rows.length === 500) reader.gap = true;
+  }
+
+  /** A channel message, `prev id json`; parsed only for a reader that has not taken it yet. */
+  private announced(channel: string, message: string): void {
+    const set = this.readers.get(channel)?.set;
+    if (!set) return;
+    const a = message.indexOf(" ");
+    const b = message.indexOf(" ", a + 1);
+    if (a < 0 || b < 0) return;
+    const prev = message.slice(0, a);
+    const id = message.slice(a + 1, b);
+    let data: unknown;
+    let parsed = false;
+    const parse = () => {
+      if (!parsed) {
+        data = JSON.parse(message.slice(b + 1));
+        parsed = true;
       }
-      const done = () => {
-        signal.removeEventListener("abort", done);
-        this.waiters.get(channel)?.delete(done);
-        resolve();
-      };
-      set.add(done);
-      signal.addEventListener("abort", done, { once: true });
-    });
+      return data;
+    };
+    for (const reader of set) offer(reader, prev, id, parse);
   }
 
   async expire(stream: string, ttlSeconds: number): Promise<void> {
@@ -117,9 +158,38 @@ export class RedisEventBus implements EventBus {
   }
 
   async close(): Promise<void> {
-    for (const set of this.waiters.values()) for (const wake of set) wake();
-    this.waiters.clear();
+    for (const { set } of this.readers.values()) for (const reader of set) reader.wake?.();
+    this.readers.clear();
     this.subscriber.disconnect();
     this.commands.disconnect();
   }
+}
+
+/**
+ * Takes an event into a reader's queue if it is the next one after the reader's last; an event
+ * already taken is dropped (it comes both in memory and from the channel), and one after a gap
+ * sends the reader to the stream for what it missed.
+ */
+function offer(reader: Reader, prev: string, id: string, data: () => unknown): void {
+  if (compareIds(id, reader.last) <= 0) return;
+  if (prev !== reader.last) reader.gap = true;
+  else {
+    reader.queue.push({ id, data: data() });
+    reader.last = id;
+  }
+  reader.wake?.();
+}
+
+/** Orders Redis stream ids (`ms-seq`); a bare number counts as `ms-0`, anything else as 0. */
+export function compareIds(a: string, b: string): number {
+  const [am, as] = parts(a);
+  const [bm, bs] = parts(b);
+  return am !== bm ? Math.sign(am - bm) : Math.sign(as - bs);
+}
+
+function parts(id: string): [number, number] {
+  const dash = id.indexOf("-");
+  const ms = Number(dash < 0 ? id : id.slice(0, dash));
+  const seq = dash < 0 ? 0 : Number(id.slice(dash + 1));
+  return [Number.isFinite(ms) ? ms : 0, Number.isFinite(seq) ? seq : 0];
 }
