@@ -1,11 +1,13 @@
 import type { PromptTrim } from "@hearth/contract";
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { summaryOf } from "../queries.ts";
 import {
   conversations,
   dailyUsage,
   type GenerationRow,
   generations,
+  type MessageRow,
   messages,
   type StoredPromptReport,
 } from "../schema.ts";
@@ -176,4 +178,73 @@ export async function latestPromptOf(
     .orderBy(desc(generations.createdAt))
     .limit(1);
   return row?.report ? { createdAt: row.createdAt, modelId: row.modelId, report: row.report } : null;
+}
+
+/**
+ * A reply's end in one statement (issue 15 item 4; five round trips before): the reply's text and
+ * state (with its alternatives copy), the conversation's preview, where its context starts and its
+ * lock released, and the generation's status. `ended` is false when the generation had already
+ * ended (upkeep closed it): the text is stored all the same, and the caller publishes nothing.
+ */
+export async function storeFinishedReply(
+  db: Db,
+  r: {
+    generationId: string;
+    conversationId: string;
+    status: "done" | "stopped";
+    reply: { messageId: string; content: string; state: MessageRow["state"] } | null;
+    /** Undefined leaves it as it is (an autopilot suggestion moves nothing). */
+    contextStartMessageId?: string | null;
+  },
+): Promise<{ stored: MessageRow | null; ended: boolean }> {
+  const now = new Date();
+  const ended = db.$with("ended").as(
+    db
+      .update(generations)
+      .set({ status: r.status, errorCode: null, finishedAt: now })
+      .where(and(eq(generations.id, r.generationId), inArray(generations.status, ["queued", "running"])))
+      .returning({ id: generations.id }),
+  );
+  const conversation = db.$with("conversation").as(
+    db
+      .update(conversations)
+      .set({
+        activeGenerationId: sql`case when ${conversations.activeGenerationId} = ${r.generationId} then null else ${conversations.activeGenerationId} end`,
+        ...(r.reply
+          ? { ...summaryOf({ content: r.reply.content, role: "bot", createdAt: now }), updatedAt: now }
+          : {}),
+        ...(r.contextStartMessageId !== undefined ? { contextStartMessageId: r.contextStartMessageId } : {}),
+      })
+      .where(eq(conversations.id, r.conversationId))
+      .returning({ id: conversations.id }),
+  );
+  const endedNow = sql<boolean>`exists (select 1 from ${ended})`;
+  if (!r.reply) {
+    const [row] = await db.with(ended, conversation).select({ ended: endedNow }).from(sql`(select 1) as one`);
+    return { stored: null, ended: Boolean(row?.ended) };
+  }
+  const { messageId, content, state } = r.reply;
+  const stored = db.$with("stored").as(
+    db
+      .update(messages)
+      .set({
+        content,
+        alternatives: sql`jsonb_set(${messages.alternatives}, array[${messages.alternativeIndex}::text], to_jsonb(${content}::text))`,
+        state,
+        updatedAt: now,
+      })
+      .where(eq(messages.id, messageId))
+      .returning(),
+  );
+  const columns = Object.fromEntries(
+    Object.keys(getTableColumns(messages)).map((k) => [k, stored[k as keyof MessageRow]]),
+  ) as { [K in keyof MessageRow]: (typeof stored)[K] };
+  const [row] = await db
+    .with(ended, conversation, stored)
+    .select({ ...columns, ended: endedNow })
+    .from(stored);
+  // No row: the message is gone (its chat deleted meanwhile); there is nothing left to tell.
+  if (!row) return { stored: null, ended: true };
+  const { ended: endedHere, ...message } = row;
+  return { stored: message as MessageRow, ended: Boolean(endedHere) };
 }

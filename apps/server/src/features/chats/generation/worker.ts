@@ -12,17 +12,17 @@ import type { MemorySite } from "../../memories/index.ts";
 import { resolvePersonaForPrompt } from "../../personas/index.ts";
 import { toMessage } from "../mappers.ts";
 import { buildPromptWithin, type HistoryMessage, type PromptMode, PromptTooLongError } from "../prompt.ts";
-import {
-  findConversation,
-  historyWithin,
-  touchConversation,
-  updateConversation,
-  writeReply,
-} from "../queries.ts";
+import { findConversation, historyWithin, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
-import { finishGeneration, heartbeat, recordPrompt, releaseConversation } from "./queries.ts";
+import {
+  finishGeneration,
+  heartbeat,
+  recordPrompt,
+  releaseConversation,
+  storeFinishedReply,
+} from "./queries.ts";
 import { closeInterrupted } from "./recovery.ts";
 import { streamingTextWriter } from "./reply-writer.ts";
 import { MEMBER_KEY_CAPACITY } from "./scheduling.ts";
@@ -189,17 +189,15 @@ export async function runGeneration(
       return;
     }
 
-    let stored: MessageRow | null = null;
-    if (target) {
-      await writer.forget(target.id);
-      stored = await writeReply(db, target.id, continued + text, finish);
-      await touchConversation(db, conversation.id, continued + text, "bot");
-      await deps.onReplyStored?.(conversation.characterId);
-    }
-    if (mode !== "autopilot")
-      await updateConversation(db, conversation.id, { contextStartMessageId: prompt.contextStartMessageId });
-    const ended = await finishGeneration(db, generationId, finish === "stopped" ? "stopped" : "done");
-    await releaseConversation(db, conversation.id, generationId);
+    if (target) await writer.forget(target.id);
+    const { stored, ended } = await storeFinishedReply(db, {
+      generationId,
+      conversationId: conversation.id,
+      status: finish === "stopped" ? "stopped" : "done",
+      reply: target ? { messageId: target.id, content: continued + text, state: finish } : null,
+      contextStartMessageId: mode === "autopilot" ? undefined : prompt.contextStartMessageId,
+    });
+    if (stored) await deps.onReplyStored?.(conversation.characterId);
     if (!ended) {
       // Upkeep took this worker for dead (its heartbeat was late) and closed the reply: its
       // clients already had their `done`; the full text is stored all the same.
