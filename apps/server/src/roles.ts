@@ -17,6 +17,7 @@ export function enqueueOnly(queue: JobQueue): JobQueue {
     },
     enqueue: (name, data, opts) => queue.enqueue(name, data, opts),
     process: () => {},
+    pause: async () => {},
     ping: () => queue.ping(),
     close: () => queue.close(),
   };

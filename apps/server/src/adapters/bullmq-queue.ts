@@ -7,7 +7,7 @@ export class BullJobQueue implements JobQueue {
   readonly driver = "redis" as const;
   private connection: Redis;
   private queues = new Map<string, Queue>();
-  private workers: Worker[] = [];
+  private workers = new Map<string, Worker>();
 
   constructor(
     url: string,
@@ -47,7 +47,13 @@ export class BullJobQueue implements JobQueue {
       { connection: this.connection.duplicate(), prefix: this.prefix, concurrency: opts.concurrency ?? 1 },
     );
     worker.on("error", () => {});
-    this.workers.push(worker);
+    this.workers.set(name, worker);
+  }
+
+  async pause(name: string): Promise<void> {
+    // Only this process's worker: the queue itself stays open to the others. Its running jobs
+    // are not waited for here (a generation's wake-up returns at once when its line drains).
+    await this.workers.get(name)?.pause(true);
   }
 
   async ping(): Promise<void> {
@@ -55,7 +61,7 @@ export class BullJobQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.workers.values()].map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.connection.disconnect();
   }

@@ -15,6 +15,7 @@ interface Lane {
   activeIds: Set<string>;
   handler?: JobHandler<unknown>;
   concurrency: number;
+  paused?: boolean;
 }
 
 /** The embedded queue: jobs run in this process, lower priority value first, then FIFO. */
@@ -58,9 +59,14 @@ export class MemoryJobQueue implements JobQueue {
     queueMicrotask(() => this.pump(lane));
   }
 
+  async pause(name: string): Promise<void> {
+    this.lane(name).paused = true;
+  }
+
   private pump(lane: Lane) {
     while (
       !this.closed &&
+      !lane.paused &&
       lane.handler &&
       lane.activeIds.size < lane.concurrency &&
       lane.waiting.length > 0

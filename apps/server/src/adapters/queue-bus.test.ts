@@ -97,6 +97,45 @@ describe.each(Object.keys(queues))("JobQueue (%s)", (kind) => {
     await done.promise;
     expect(attempts).toEqual([1, 2]);
   });
+
+  it("a paused process takes no more jobs of that name, and still runs its other jobs", async () => {
+    const q = make();
+    const paused: string[] = [];
+    q.process<{ n: string }>("wake", async ({ n }) => {
+      paused.push(n);
+    });
+    await q.pause("wake");
+    const other = deferred();
+    q.process("other", async () => other.resolve());
+    await q.enqueue("wake", { n: "after the pause" });
+    await q.enqueue("other", {});
+    // The other lane ran a job enqueued after the paused one: the paused one had its chance.
+    await other.promise;
+    expect(paused).toEqual([]);
+  });
+});
+
+describe("BullJobQueue across processes", () => {
+  it("a job enqueued while one process is paused (draining) goes to another process", async () => {
+    const shared = prefix();
+    const draining = new BullJobQueue(TEST_REDIS_URL, shared);
+    const serving = new BullJobQueue(TEST_REDIS_URL, shared);
+    open.push(draining, serving);
+    const takenBy: string[] = [];
+    const taken = deferred();
+    draining.process("wake", async () => {
+      takenBy.push("draining");
+      taken.resolve();
+    });
+    await draining.pause("wake");
+    serving.process("wake", async () => {
+      takenBy.push("serving");
+      taken.resolve();
+    });
+    await draining.enqueue("wake", { wake: true });
+    await taken.promise;
+    expect(takenBy).toEqual(["serving"]);
+  });
 });
 
 describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {

@@ -17,6 +17,11 @@ export interface JobQueue {
   enqueue<T>(name: string, data: T, opts?: JobOptions): Promise<string>;
   /** Registers the worker for a job name; one worker per name per process. */
   process<T>(name: string, handler: JobHandler<T>, opts?: { concurrency?: number }): void;
+  /**
+   * This process takes no more jobs of `name` (a draining process); jobs it is running finish,
+   * and jobs added later wait for another process (or for this one's restart).
+   */
+  pause(name: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -78,7 +78,14 @@ export async function installChat(
   });
   // A few wake-ups at once share one claim pass; while this process is full they wait, so other
   // processes take the rest.
-  queue.process(GENERATE_JOB, () => line.wake(), { concurrency: 4 });
+  // A wake-up taken as this process began to drain goes back for another process to take.
+  queue.process(
+    GENERATE_JOB,
+    async () => {
+      if (!(await line.wake())) await queue.enqueue(GENERATE_JOB, { wake: true });
+    },
+    { concurrency: 4 },
+  );
   const stopLineWatch = startLineWatch(db, queue, GENERATE_JOB, (err) =>
     app.log.error({ err }, "could not look for replies left in line"),
   );
@@ -99,7 +106,13 @@ export async function installChat(
       stopMemory();
       stopLineWatch();
     },
-    drain: (deadlineMs) => line.drain(deadlineMs),
+    async drain(deadlineMs) {
+      // Wake-ups go to the other processes from now on, not to a line that claims nothing.
+      await queue
+        .pause(GENERATE_JOB)
+        .catch((err) => app.log.error({ err }, "could not stop taking wake-ups while draining"));
+      return line.drain(deadlineMs);
+    },
     interruptNow: () => line.interruptNow(),
   };
 }

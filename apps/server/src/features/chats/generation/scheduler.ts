@@ -56,11 +56,13 @@ export class LineDispatcher {
     },
   ) {}
 
-  /** A queue job's handler. */
-  async wake(): Promise<void> {
+  /** A queue job's handler; false when this process is draining and the wake-up is not used. */
+  async wake(): Promise<boolean> {
     while (this.running >= this.deps.concurrency && !this.draining)
       await new Promise<void>((resolve) => this.freed.push(resolve));
+    if (this.draining) return false;
     await this.pass();
+    return true;
   }
 
   /** A wake-up from this process's own accept: a claim pass now if a slot is free, else nothing. */
