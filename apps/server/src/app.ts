@@ -29,6 +29,7 @@ import {
   impersonationRoutes,
   refuseWritesWhileImpersonating,
 } from "./features/accounts/index.ts";
+import { installAds } from "./features/ads/index.ts";
 import { installBilling } from "./features/billing/index.ts";
 import { installBlocking } from "./features/blocking/index.ts";
 import {
@@ -287,9 +288,11 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     memoryEmbedder,
   });
   const community = { config, db: database.db, auth, storage, queue: featureQueue, bus, characters };
+  const ads = await installAds(app, { config, db: database.db, auth });
   const stopCommunity = [
+    ads.stop,
     await installModeration(app, community),
-    await installRatings(app, community),
+    await installRatings(app, community, ads.handleEvent),
     await installBlocking(app, community),
     await installLeaderboard(app, community),
     await installRecommendations(app, community),

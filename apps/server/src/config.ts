@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
+import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
 
 /**
  * Every setting Hearth reads, from environment variables, with its default.
@@ -137,6 +138,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_PUBLIC_URL: z.url().optional(),
+  /** Feature flags, ads and product events (config-product.ts). */
+  ...productEnv,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -262,6 +265,8 @@ export interface Config {
       publicUrl: string | null;
     } | null;
   };
+  /** Feature flags and constants for the client, ads in chat, product events (config-product.ts). */
+  product: ProductConfig;
   version: string;
 }
 
@@ -303,6 +308,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration:\n  S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too",
     );
   }
+  const product = productConfig(e);
+  if (typeof product === "string") throw new ConfigError(`Invalid configuration:\n  ${product}`);
   const s3 = e.S3_BUCKET
     ? {
         bucket: e.S3_BUCKET,
@@ -409,6 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       manualInstructions: e.HEARTH_MANUAL_PAYMENTS ?? null,
     },
     storage: { filesDir: path.join(dataDir, "files"), s3 },
+    product,
     version: readVersion(),
   };
 }

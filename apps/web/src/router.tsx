@@ -14,6 +14,7 @@ import {
 } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import { AppShell, useNavigating } from "./features/shell/app-shell.tsx";
+import { appSettingsQuery } from "./lib/app-settings.ts";
 import { applyBrand, pageTitle } from "./lib/brand.ts";
 import { appConfigQuery, meQuery, useAppConfig, useMe } from "./lib/session.ts";
 import { ErrorScreen } from "./routes/error-screen.tsx";
@@ -56,6 +57,7 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
     const [config, me] = await Promise.all([
       context.queryClient.ensureQueryData(appConfigQuery),
       context.queryClient.ensureQueryData({ ...meQuery, revalidateIfStale: true }),
+      context.queryClient.ensureQueryData(appSettingsQuery),
     ]);
     return { config, me };
   },

@@ -2,6 +2,8 @@ export * from "./account-lifecycle.ts";
 export * from "./account-transfer.ts";
 export * from "./accounts.ts";
 export * from "./admin-models.ts";
+export * from "./ads.ts";
+export * from "./app-settings.ts";
 export * from "./billing.ts";
 export * from "./blocking.ts";
 export * from "./characters.ts";

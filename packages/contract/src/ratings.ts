@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { adClickEvent, adViewEvent, chatUiEvent } from "./ads.ts";
 import { MAX_TAGS } from "./characters.ts";
 import { uuidParam } from "./endpoint.ts";
 import { characterLimits as limits } from "./labels.ts";
@@ -147,9 +148,16 @@ export const characterSuggestTagsEvent = z.object({
 });
 
 /**
- * Every client event, told apart by `event_name`. A new kind (the ad view and click events of
- * issue 17) is one more member here and one more handler in the server's dispatch table.
+ * Every client event, told apart by `event_name`: the community's (ratings, tag suggestions) and
+ * the ads feature's (ad view and click, chat-UI events; ads.ts). A new kind is one more member
+ * here and one more handler in the server's dispatch table.
  */
-export const appEvent = z.discriminatedUnion("event_name", [characterRatingEvent, characterSuggestTagsEvent]);
+export const appEvent = z.discriminatedUnion("event_name", [
+  characterRatingEvent,
+  characterSuggestTagsEvent,
+  adViewEvent,
+  adClickEvent,
+  chatUiEvent,
+]);
 export type AppEvent = z.infer<typeof appEvent>;
 export type AppEventName = AppEvent["event_name"];

@@ -1,5 +1,6 @@
 // The one Drizzle schema: every feature's tables, gathered for the client and drizzle-kit.
 export * from "../features/accounts/schema.ts";
+export * from "../features/ads/schema.ts";
 export * from "../features/billing/schema.ts";
 export * from "../features/blocking/schema.ts";
 export * from "../features/characters/schema.ts";

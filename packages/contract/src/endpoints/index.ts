@@ -2,6 +2,7 @@ import type { EndpointDef } from "../endpoint.ts";
 import { accountLifecycleEndpoints } from "./account-lifecycle.ts";
 import { accountTransferEndpoints } from "./account-transfer.ts";
 import { accountEndpoints } from "./accounts.ts";
+import { adEndpoints } from "./ads.ts";
 import { billingEndpoints } from "./billing.ts";
 import { blockingEndpoints } from "./blocking.ts";
 import { characterEndpoints } from "./characters.ts";
@@ -29,6 +30,7 @@ export {
   accountEndpoints,
   accountLifecycleEndpoints,
   accountTransferEndpoints,
+  adEndpoints,
   billingEndpoints,
   blockingEndpoints,
   characterEndpoints,
@@ -70,6 +72,7 @@ export const allEndpoints: readonly EndpointDef[] = [
   leaderboardEndpoints,
   recommendationEndpoints,
   siteEndpoints,
+  adEndpoints,
   impersonationEndpoints,
   billingEndpoints,
   checkoutEndpoints,

@@ -18,7 +18,10 @@ export const ratingEndpoints = {
     summary:
       "A client event: `characterRating` (members rate a public bot 1/3/5, not their own; again replaces; " +
       "the bot's rating_score becomes the share of its ratings that are like or love) or " +
-      "`characterSuggestTags` (suggest tag changes; both lists empty discards the pending suggestion)",
+      "`characterSuggestTags` (suggest tag changes; both lists empty discards the pending suggestion), " +
+      "`adView` / `adClick` (an ad shown or opened in a chat, counted per ad and day) or `chatUi` (a chat-screen " +
+      "action for product analytics, dropped where analytics are off); ad and chat-UI events are limited per " +
+      "account (HEARTH_EVENTS_PER_MINUTE, 429 past it)",
     tag: "Ratings",
     access: "member",
     body: appEvent,

@@ -146,3 +146,27 @@ export const characterMonthlyMessages = pgTable(
 
 export type CharacterRow = typeof characters.$inferSelect;
 export type NewCharacterRow = typeof characters.$inferInsert;
+
+/**
+ * A creator's translation of a bot's text fields into one language (issue 17 item 5):
+ * `GET /api/characters/{id}?language=` serves it over the original; a null field keeps the original.
+ */
+export const characterTranslations = pgTable(
+  "character_translations",
+  {
+    characterId: uuid("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    /** A BCP 47 language tag, lowercased (`es`, `pt-br`). */
+    language: text("language").notNull(),
+    name: text("name"),
+    title: text("title"),
+    greeting: text("greeting"),
+    persona: text("persona"),
+    scenario: text("scenario"),
+    dialogue: text("dialogue"),
+    updatedAt: ms("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.characterId, t.language] })],
+);
+export type CharacterTranslationRow = typeof characterTranslations.$inferSelect;

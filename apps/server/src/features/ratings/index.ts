@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { CommunityDeps } from "../../community-deps.ts";
 import type { Db } from "../../db/client.ts";
 import { ratedCharacterIds, refreshRatingScores } from "./queries.ts";
-import { ratingRoutes } from "./routes.ts";
+import { type OtherEvents, ratingRoutes } from "./routes.ts";
 
 export { INTERACTION_SCORE } from "./queries.ts";
 
@@ -18,7 +18,12 @@ export async function ratingsOnAccountDeletion(tx: Db, userId: string) {
 }
 
 /** Registers the feature's routes (and any background work; answers a function that stops it). */
-export async function installRatings(app: FastifyInstance, deps: CommunityDeps): Promise<() => void> {
-  await app.register(ratingRoutes, deps);
+export async function installRatings(
+  app: FastifyInstance,
+  deps: CommunityDeps,
+  /** The event kinds other features handle (the ads feature's), passed in by app.ts. */
+  otherEvents: OtherEvents,
+): Promise<() => void> {
+  await app.register(ratingRoutes, { ...deps, otherEvents });
   return () => {};
 }

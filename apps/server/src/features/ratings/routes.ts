@@ -33,8 +33,14 @@ import {
 } from "./queries.ts";
 
 type EventOf<N extends AppEventName> = Extract<AppEvent, { event_name: N }>;
+/** The kinds another feature handles (the ads feature's ad view, ad click and chat-UI events). */
+export type OtherEventName = "adView" | "adClick" | "chatUi";
+type OwnEventName = Exclude<AppEventName, OtherEventName>;
 /** One handler per event kind: the union in the contract and this table are the whole dispatch. */
-type EventHandlers = { [N in AppEventName]: (viewer: Viewer | null, event: EventOf<N>) => Promise<void> };
+type EventHandlers = { [N in OwnEventName]: (viewer: Viewer | null, event: EventOf<N>) => Promise<void> };
+export type OtherEvents = (viewer: Viewer | null, event: EventOf<OtherEventName>) => Promise<void>;
+const isOther = (event: AppEvent): event is EventOf<OtherEventName> =>
+  event.event_name === "adView" || event.event_name === "adClick" || event.event_name === "chatUi";
 
 function presentSuggestion(s: SuggestionWithAuthor, tags: string[]): TagSuggestion {
   const row = s.suggestion;
@@ -64,7 +70,7 @@ const tooManyTags = () =>
  * Chatbot ratings and tag suggestions (chat-and-characters §3-§7): `POST /api/event` and the
  * creator's review of pending suggestions.
  */
-export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps) {
+export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps & { otherEvents: OtherEvents }) {
   const { db, auth, characters } = deps;
   // A restricted account is refused everything here before its input is read (403 restricted).
   app.addHook("preHandler", async (req) => {
@@ -106,6 +112,7 @@ export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps) {
 
   route(app, ratingEndpoints.event, async ({ req, body }) => {
     const viewer = await getViewer(auth, req);
+    if (isOther(body)) return deps.otherEvents(viewer, body);
     // Each handler gets the event of its own kind; the contract has told them apart already.
     const handle = handlers[body.event_name] as (v: Viewer | null, e: AppEvent) => Promise<void>;
     await handle(viewer, body);

@@ -1,4 +1,4 @@
-import { saleEndpoints, siteEndpoints } from "@hearth/contract";
+import { adEndpoints, saleEndpoints, siteEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
@@ -15,6 +15,7 @@ import {
   toMe,
   verifyPartnerToken,
 } from "../accounts/index.ts";
+import { appSettingsOf } from "./app-settings.ts";
 import { readPage } from "./pages.ts";
 import { assertCanSeeEasterCode, assertPartnerMode } from "./policy.ts";
 import { saleIsOn, saleSettingsOf, toSale } from "./sale-settings.ts";
@@ -36,6 +37,9 @@ export async function siteRoutes(app: FastifyInstance, { config, db, auth }: Sit
   const site = siteConfigOf(config, file);
   const sale = saleSettingsOf(config, file.sale);
   refuseRestrictedChanges(app, auth);
+
+  const settings = appSettingsOf(config);
+  route(app, adEndpoints.appSettings, async () => settings);
 
   // The sale has dates: whether it runs is asked at each request.
   route(app, siteEndpoints.config, async () => ({ ...site, sale_active: saleIsOn(sale, new Date()) }));

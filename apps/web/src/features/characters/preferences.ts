@@ -1,3 +1,4 @@
+import { useAppSettings } from "../../lib/app-settings.ts";
 import { useAppConfig } from "../../lib/session.ts";
 import { useStored } from "./local-store.ts";
 
@@ -7,12 +8,11 @@ export function useShowNsfw(): [boolean, (show: boolean) => void] {
 }
 
 /**
- * The "new profile" feature flag of chat-and-characters §2 (a two-column profile). Set it with
- * `localStorage.setItem("hearth.flags.newProfile", "true")`.
+ * The "new profile" feature flag of chat-and-characters §2 (a two-column profile), from the
+ * operator's configuration (HEARTH_FLAG_NEW_PROFILE, served by /api/app-settings).
  */
 export function useNewProfileFlag(): boolean {
-  const [value] = useStored<boolean>("hearth.flags.newProfile", false);
-  return value === true;
+  return useAppSettings().flags.new_profile;
 }
 
 /**

@@ -9,6 +9,8 @@ import { useAppConfig, useMe } from "../../lib/session.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
+import { useChatUiEvents } from "../ads/chat-events.ts";
+import { useChatAds } from "../ads/use-chat-ads.tsx";
 import { UnblockFromChat } from "../blocking/unblock-from-chat.tsx";
 import { canManageMemories } from "../memories/api.ts";
 import { useRecheckOnRefusal, useWaitingRoom, WaitingGateContext } from "../waiting-room/use-waiting-room.ts";
@@ -157,6 +159,8 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
   // Waiting without a bypass: send is off and regenerate, report and like are hidden (§4).
   const waiting = useWaitingRoom(character.id, conversation.id, state.streaming ? null : state.rows.length);
   const gated = waiting.gated;
+  const ads = useChatAds(conversation, state.rows, state.hasMore, state.streaming);
+  useChatUiEvents(conversation, state);
 
   useEffect(() => {
     document.title = pageTitle(character.name, brand.name);
@@ -297,6 +301,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         tools={tools.messageTools}
         editing={tools.editing}
         picking={tools.pick ? { ...tools.pick, onPick: tools.onPick } : null}
+        after={ads}
       />
       <div className="mx-auto flex w-full max-w-[800px] shrink-0 flex-col gap-2 px-3 pt-1 pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:px-5">
         <p className="sr-only" role="status">

@@ -1,6 +1,6 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, History } from "lucide-react";
-import { type Ref, useCallback, useImperativeHandle, useLayoutEffect, useRef } from "react";
+import { type ReactNode, type Ref, useCallback, useImperativeHandle, useLayoutEffect, useRef } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
@@ -43,6 +43,8 @@ interface MessageListProps {
   editing?: { messageId: string; kind: EditKind; saving: boolean } | null;
   /** A pick mode (remove messages, partial clone): rows become buttons. */
   picking?: { mode: PickMode; chosenId: string | null; onPick: (messageId: string) => void } | null;
+  /** What follows a row besides the next message: an ad slot (features/ads), or nothing. */
+  after?: ((index: number, row: ChatRow) => ReactNode) | null;
 }
 
 /** Remove takes the chosen message and all after it; a partial clone, it and all before it. */
@@ -104,6 +106,7 @@ export function MessageList({
   tools = null,
   editing = null,
   picking = null,
+  after = null,
 }: MessageListProps) {
   const chosenIndex = picking?.chosenId ? rows.findIndex((row) => row.message.id === picking.chosenId) : -1;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -220,6 +223,7 @@ export function MessageList({
                   picked={picking ? pickStateOf(picking.mode, item.index, chosenIndex) : null}
                   onPick={picking?.onPick}
                 />
+                {picking ? null : after?.(item.index, row)}
               </div>
             );
           })}

@@ -9,6 +9,7 @@ import {
 import { Link } from "@tanstack/react-router";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
+import { useAppSettings } from "../../lib/app-settings.ts";
 import { call } from "../../lib/client.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
@@ -38,7 +39,10 @@ export function OnboardingFlow({ saved, onDone }: { saved: OnboardingState; onDo
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const availability = useUsernameAvailability(username.trim());
+  // Onboarding v2 (flag onboarding_v2) checks the username by §5 and asks whether it is free as
+  // it is typed; the older flow checks it when Continue is pressed, and the server has the last word.
+  const v2 = useAppSettings().flags.onboarding_v2;
+  const availability = useUsernameAvailability(v2 ? username.trim() : "");
   const ids = useId();
 
   const save = (next: OnboardingStep, extra: { guidelines?: boolean } = {}) =>
@@ -131,7 +135,7 @@ export function OnboardingFlow({ saved, onDone }: { saved: OnboardingState; onDo
   const typed = username.trim();
   const usernameError =
     errors.username ??
-    (typed ? usernameProblem(typed) : null) ??
+    (v2 && typed ? usernameProblem(typed) : null) ??
     (availability === "unavailable" ? "Username is not available" : null);
   const usernameHint =
     availability === "checking"

@@ -82,7 +82,7 @@ function ClassicProfile({ character, blurred }: { character: Character; blurred:
   );
 }
 
-/** The new profile (flag hearth.flags.newProfile): a sticky side card and the text beside it. */
+/** The new profile (flag new_profile, HEARTH_FLAG_NEW_PROFILE): a sticky side card and the text beside it. */
 function NewProfile({ character, blurred }: { character: Character; blurred: boolean }) {
   return (
     <Page className="grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)] lg:items-start">

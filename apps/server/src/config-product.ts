@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/**
+ * The product's switches and constants (issue 17): feature flags and the limits the client shows
+ * (served by GET /api/app-settings), ads in chat, and product events. config.ts spreads these
+ * variables into its schema; README.md documents them.
+ */
+export const productEnv = {
+  /** The newer two-column chatbot profile (chat-and-characters §2). */
+  HEARTH_FLAG_NEW_PROFILE: z.stringbool().default(false),
+  /** The second chat-page layout; false keeps the older one (chat-and-characters §2). */
+  HEARTH_FLAG_CHAT_LAYOUT_V2: z.stringbool().default(true),
+  /** Onboarding v2: the welcome steps check usernames by accounts-billing-admin §5 as they are typed. */
+  HEARTH_FLAG_ONBOARDING_V2: z.stringbool().default(true),
+  /** How long a notification stays on screen, in milliseconds. */
+  HEARTH_NOTIFICATION_MS: z.coerce.number().int().min(500).max(60_000).default(4000),
+  /** Where ads in chat come from: the operator's house ads, an external ad server, or none. */
+  HEARTH_ADS: z.enum(["house", "external", "off"]).default("house"),
+  /** An ad appears once a chat has more than this many messages (and always more than 2). */
+  HEARTH_ADS_MIN_MESSAGES: z.coerce.number().int().min(0).max(100_000).default(10),
+  /** Messages between two ads in one chat. */
+  HEARTH_ADS_INTERVAL: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** The external ad server's bid address (HEARTH_ADS=external): an OpenRTB-style JSON POST. */
+  HEARTH_ADS_URL: z.url().optional(),
+  /** How long the chat waits for the external ad server before showing no ad. */
+  HEARTH_ADS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(800),
+  /** Chat-UI events (open, send, regenerate…) are kept for product analytics; partner mode never. */
+  HEARTH_ANALYTICS: z.stringbool().default(true),
+  /** Days product events (ad views and clicks, chat-UI events) are kept; daily ad figures stay. */
+  HEARTH_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Ad and chat-UI events one account may send a minute; more are dropped with 429. */
+  HEARTH_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+};
+
+type ProductEnv = z.output<z.ZodObject<typeof productEnv>>;
+
+export interface ProductConfig {
+  flags: { newProfile: boolean; chatLayoutV2: boolean; onboardingV2: boolean };
+  notificationMs: number;
+  ads: {
+    provider: "house" | "external" | "off";
+    minMessages: number;
+    interval: number;
+    /** The external ad server; null unless HEARTH_ADS=external. */
+    external: { url: string; timeoutMs: number } | null;
+  };
+  events: { analytics: boolean; retentionDays: number; perMinute: number };
+}
+
+/** Builds the product settings; answers an error's text when they do not fit together. */
+export function productConfig(e: ProductEnv): ProductConfig | string {
+  if (e.HEARTH_ADS === "external" && !e.HEARTH_ADS_URL) {
+    return "HEARTH_ADS=external needs HEARTH_ADS_URL (the ad server's address)";
+  }
+  return {
+    flags: {
+      newProfile: e.HEARTH_FLAG_NEW_PROFILE,
+      chatLayoutV2: e.HEARTH_FLAG_CHAT_LAYOUT_V2,
+      onboardingV2: e.HEARTH_FLAG_ONBOARDING_V2,
+    },
+    notificationMs: e.HEARTH_NOTIFICATION_MS,
+    ads: {
+      provider: e.HEARTH_ADS,
+      minMessages: e.HEARTH_ADS_MIN_MESSAGES,
+      interval: e.HEARTH_ADS_INTERVAL,
+      external:
+        e.HEARTH_ADS === "external" && e.HEARTH_ADS_URL
+          ? { url: e.HEARTH_ADS_URL, timeoutMs: e.HEARTH_ADS_TIMEOUT_MS }
+          : null,
+    },
+    events: {
+      analytics: e.HEARTH_ANALYTICS,
+      retentionDays: e.HEARTH_EVENTS_RETENTION_DAYS,
+      perMinute: e.HEARTH_EVENTS_PER_MINUTE,
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { type AppSettings, adEndpoints } from "@hearth/contract";
+import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
+import { call } from "./client.ts";
+
+/**
+ * GET /api/app-settings (issue 17): flags and constants from the operator's configuration,
+ * loaded once at start by the root route beside /api/config and /api/me.
+ */
+export const appSettingsQuery = queryOptions({
+  queryKey: ["app-settings"],
+  queryFn: ({ signal }) => call(adEndpoints.appSettings, { signal }),
+  staleTime: Number.POSITIVE_INFINITY,
+});
+
+/** Suspends only on first use: the root route loads the settings before any screen renders. */
+export function useAppSettings(): AppSettings {
+  return useSuspenseQuery(appSettingsQuery).data;
+}
