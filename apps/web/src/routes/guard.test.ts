@@ -202,6 +202,7 @@ describe("route table", () => {
       "/",
       "/2257",
       "/accessDenied",
+      "/admin/ads",
       "/admin/billing",
       "/admin/models",
       "/admin/reviews",
@@ -306,6 +307,7 @@ describe("visibleNav", () => {
       "Reviews",
       "Models",
       "Billing",
+      "Ads",
     ]);
     const reader = user({ permissions: ["site_access", "view_chat"] });
     expect(labels(reader)).toEqual([

@@ -478,6 +478,15 @@ export const routeTable: readonly RouteEntry[] = [
     title: "Billing",
     screen: () => import("./admin/billing.tsx"),
   },
+  // Hearth's operator page: house ads and their figures need the admin permission (issue 17).
+  {
+    path: "/admin/ads",
+    layout: "main",
+    login: true,
+    permission: "admin",
+    title: "Ads",
+    screen: () => import("./admin/ads.tsx"),
+  },
 ];
 
 /** The entry for an exact table path (not a URL), e.g. "/admin/users". */

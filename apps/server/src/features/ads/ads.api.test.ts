@@ -154,6 +154,21 @@ describe.each(drivers)("ads and product events on %s", (driver) => {
     expect(e.limits.ads).toEqual({ enabled: true, min_messages: 4, interval: 3 });
   });
 
+  it("says on the privacy page what ads and analytics do, from the settings", async () => {
+    const privacy = async (on: TestHearth) =>
+      (await api(on).get("/api/pages/privacy")).json<{ markdown: string }>().markdown;
+    const house = await privacy(h);
+    expect(house).toContain("## Ads and product analytics");
+    expect(house).toContain("nothing about your chats is sent");
+    expect(house).toContain("kept for 90 days");
+    const ext = await privacy(external);
+    expect(ext).toContain("the last 10 messages of the chat");
+    expect(ext).toContain("salted hash of your account id");
+    const p = await privacy(partner);
+    expect(p).toContain("This site shows no ads.");
+    expect(p).toContain("keeps no record of actions in the chat screen");
+  });
+
   it("lets only administrators define ads", async () => {
     for (const role of ["signed out", "guest", "free", "premium", "restricted"] as Role[]) {
       const who = await personAs(h, role);

@@ -41,3 +41,35 @@ export function appSettingsOf(config: Config): AppSettings {
     analytics: analyticsOnSite(config),
   };
 }
+
+/**
+ * The privacy page's section on ads and product events, generated from the settings in force
+ * (issue 17 item 2), appended to the privacy page whether it is Hearth's or the operator's file.
+ */
+export function privacyNotice(config: Config): string {
+  const p = config.product;
+  const lines = ["", "## Ads and product analytics", ""];
+  if (!adsOnSite(config)) {
+    lines.push("This site shows no ads.");
+  } else if (p.ads.provider === "external") {
+    lines.push(
+      `Free members see ads in their chats after more than ${p.ads.minMessages} messages. They come from an ` +
+        "external ad server, which for each ad is sent the last 10 messages of the chat, the character's name, " +
+        "title, tags, language and NSFW flag, and a salted hash of your account id (never the id itself, your " +
+        "name or your e-mail). Subscribers see no ads, and nothing of their chats is sent.",
+    );
+  } else {
+    lines.push(
+      `Free members see ads in their chats after more than ${p.ads.minMessages} messages. The ads are this ` +
+        "site's own, chosen on this server by the character's tags; nothing about your chats is sent to anyone " +
+        "for them. Subscribers see no ads.",
+    );
+  }
+  lines.push("");
+  lines.push(
+    analyticsOnSite(config)
+      ? `This site keeps a record of actions in the chat screen (opening a chat, sending, regenerating, errors shown) and of ads viewed and clicked, to improve the product. The record is kept for ${p.events.retentionDays} days and is deleted with your account.`
+      : `This site keeps no record of actions in the chat screen.${adsOnSite(config) ? ` Ads viewed and clicked are counted for ${p.events.retentionDays} days.` : ""}`,
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -15,7 +15,7 @@ import {
   toMe,
   verifyPartnerToken,
 } from "../accounts/index.ts";
-import { appSettingsOf } from "./app-settings.ts";
+import { appSettingsOf, privacyNotice } from "./app-settings.ts";
 import { readPage } from "./pages.ts";
 import { assertCanSeeEasterCode, assertPartnerMode } from "./policy.ts";
 import { saleIsOn, saleSettingsOf, toSale } from "./sale-settings.ts";
@@ -50,10 +50,15 @@ export async function siteRoutes(app: FastifyInstance, { config, db, auth }: Sit
     return toSale(sale, now);
   });
 
-  route(app, siteEndpoints.page, async ({ params }) => ({
-    slug: params.slug,
-    markdown: await readPage(config.dataDir, params.slug),
-  }));
+  // The privacy page ends with what this configuration does with ads and product events.
+  const notice = privacyNotice(config);
+  route(app, siteEndpoints.page, async ({ params }) => {
+    const markdown = await readPage(config.dataDir, params.slug);
+    return {
+      slug: params.slug,
+      markdown: params.slug === "privacy" ? `${markdown.trimEnd()}\n${notice}` : markdown,
+    };
+  });
 
   route(app, siteEndpoints.easterCode, async ({ req }) => {
     assertCanSeeEasterCode(await getViewer(auth, req));

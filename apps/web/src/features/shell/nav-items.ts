@@ -9,6 +9,7 @@ import {
   Heart,
   House,
   type LucideIcon,
+  Megaphone,
   MessagesSquare,
   Receipt,
   Sparkles,
@@ -57,6 +58,7 @@ const navSections: NavSection[] = [
       { to: "/admin/reviews", label: "Reviews", icon: ClipboardCheck, needs: "admin" },
       { to: "/admin/models", label: "Models", icon: Cpu },
       { to: "/admin/billing", label: "Billing", icon: Receipt },
+      { to: "/admin/ads", label: "Ads", icon: Megaphone },
     ],
   },
 ];
