@@ -61,6 +61,7 @@ import { installPledges, pledgeTierOf } from "./features/pledges/index.ts";
 import { installRatings, ratingsOnAccountDeletion } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
 import { activeOffer, installSite, readSale } from "./features/site/index.ts";
+import { installVoice } from "./features/voice/index.ts";
 import { installWaitingRoom, roomGauges } from "./features/waiting-room/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
@@ -298,6 +299,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     await installRecommendations(app, community),
   ];
   await installWaitingRoom(app, { db: database.db, auth, capacity: config.waitingRoomCapacity });
+  const speech = await installVoice(app, { config, db: database.db, auth, storage });
   // The lines under load (docs/SCALING.md: what to alert on).
   addGauges(metrics, [...lineGauges(database.db), ...roomGauges(database.db)]);
   await installSite(app, { config, db: database.db, auth });
@@ -342,6 +344,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       for (const stop of stopCommunity) stop();
       billing.stop();
       await app.close();
+      await speech.stop();
       await inference.close();
       await memoryEmbedder?.close();
       await queue.close();

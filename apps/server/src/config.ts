@@ -5,6 +5,7 @@ import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
 import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
+import { type SpeechConfig, speechConfig, speechEnv } from "./config-speech.ts";
 
 /**
  * Every setting Hearth reads, from environment variables, with its default.
@@ -140,6 +141,8 @@ const envSchema = z.object({
   S3_PUBLIC_URL: z.url().optional(),
   /** Feature flags, ads and product events (config-product.ts). */
   ...productEnv,
+  /** Speech: the embedded eSpeak NG voice or an OpenAI-compatible server (config-speech.ts). */
+  ...speechEnv,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -267,6 +270,8 @@ export interface Config {
   };
   /** Feature flags and constants for the client, ads in chat, product events (config-product.ts). */
   product: ProductConfig;
+  /** Text to speech for Listen and voice samples (config-speech.ts, features/voice). */
+  speech: SpeechConfig;
   version: string;
 }
 
@@ -310,6 +315,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const product = productConfig(e);
   if (typeof product === "string") throw new ConfigError(`Invalid configuration:\n  ${product}`);
+  const speech = speechConfig(e);
+  if (typeof speech === "string") throw new ConfigError(`Invalid configuration:\n  ${speech}`);
   const s3 = e.S3_BUCKET
     ? {
         bucket: e.S3_BUCKET,
@@ -417,6 +424,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     product,
+    speech,
     version: readVersion(),
   };
 }

@@ -31,3 +31,4 @@ export * from "./ratings.ts";
 export * from "./recommendations.ts";
 export * from "./sale.ts";
 export * from "./site.ts";
+export * from "./voice.ts";

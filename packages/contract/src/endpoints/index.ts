@@ -25,6 +25,7 @@ import { ratingEndpoints } from "./ratings.ts";
 import { recommendationEndpoints } from "./recommendations.ts";
 import { saleEndpoints } from "./sale.ts";
 import { siteEndpoints } from "./site.ts";
+import { voiceEndpoints } from "./voice.ts";
 
 export {
   accountEndpoints,
@@ -53,6 +54,7 @@ export {
   recommendationEndpoints,
   saleEndpoints,
   siteEndpoints,
+  voiceEndpoints,
 };
 
 /** Every endpoint Hearth serves, for the OpenAPI document, the route coverage test and the fuzz test. */
@@ -83,4 +85,5 @@ export const allEndpoints: readonly EndpointDef[] = [
   queueEndpoints,
   chatTransferEndpoints,
   accountTransferEndpoints,
+  voiceEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);
