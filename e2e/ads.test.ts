@@ -152,13 +152,21 @@ describe("ads in chat", () => {
     });
   }
 
-  it("a subscriber's chat of the same length never shows an ad", async () => {
+  it("a subscriber's chat of the same length never shows an ad; the older layout stays for its local mode", async () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     await signIn(context, subscriber.email);
     const id = await chatOf(context, character, 3);
     await openChat(page, character, id);
     await page.waitForLoadState("networkidle");
     expect(await adSlots(page).count()).toBe(0);
+    // The newer chat layout by default (HEARTH_FLAG_CHAT_LAYOUT_V2); the older one is kept for
+    // its local-storage mode: every message on the left under its sender's name.
+    expect(await page.locator("[data-chat-layout]").getAttribute("data-chat-layout")).toBe("v2");
+    await page.evaluate(() => localStorage.setItem("hearth.chat.layout", JSON.stringify("classic")));
+    await openChat(page, character, id);
+    expect(await page.locator("[data-chat-layout]").getAttribute("data-chat-layout")).toBe("classic");
+    await page.locator('[data-role="user"]').first().getByText("You", { exact: true }).waitFor();
+    await shot(page, "chat-classic-1280");
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -5,6 +5,7 @@ import { Avatar } from "../../ui/avatar.tsx";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { type ChatRow, liveContent, type Streaming } from "./chat-state.ts";
+import { ChatLayoutContext, useChatLayout } from "./layout.ts";
 import type { EditKind } from "./message-editor.tsx";
 import {
   type LastBotActions,
@@ -110,6 +111,7 @@ export function MessageList({
 }: MessageListProps) {
   const chosenIndex = picking?.chosenId ? rows.findIndex((row) => row.message.id === picking.chosenId) : -1;
   const scrollRef = useRef<HTMLDivElement>(null);
+  const layout = useChatLayout();
   const paddingStart = hasMore ? topHeight.more : topHeight.start;
 
   // Stable between renders unless the rows change: the virtualizer rebuilds its layout when it does.
@@ -166,83 +168,85 @@ export function MessageList({
   const hasOverflow = virtualizer.getTotalSize() > (virtualizer.scrollRect?.height ?? 0);
 
   return (
-    <div className="relative min-h-0 flex-1">
-      {/*
+    <ChatLayoutContext value={layout}>
+      <div className="relative min-h-0 flex-1" data-chat-layout={layout}>
+        {/*
         A log, but a silent one (aria-live off): the list is virtualised, so rows enter and leave
         the DOM as the reader scrolls, and a reply being written changes with every batch of
         words; a live log would read all of that aloud. The chat screen's polite announcer says
         each finished reply (and each alternative switched to) once instead.
       */}
-      <div
-        ref={scrollRef}
-        className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
-        // Keyboard users scroll the conversation with the arrow and page keys (a scrollable
-        // region must be focusable: WCAG 2.1.1).
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
-        tabIndex={0}
-        role="log"
-        aria-live="off"
-        aria-label="Messages"
-      >
-        {/* Pushes a short conversation down to the input, like a messenger. */}
-        <div className="flex-1" aria-hidden />
-        <div className="relative w-full shrink-0" style={{ height: virtualizer.getTotalSize() }}>
-          <div className="absolute inset-x-0 top-0" style={{ height: paddingStart }}>
-            <HistoryTop
-              hasMore={hasMore}
-              loading={loadingPrevious}
-              onLoadPrevious={loadPrevious}
-              character={character}
-            />
+        <div
+          ref={scrollRef}
+          className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
+          // Keyboard users scroll the conversation with the arrow and page keys (a scrollable
+          // region must be focusable: WCAG 2.1.1).
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
+          tabIndex={0}
+          role="log"
+          aria-live="off"
+          aria-label="Messages"
+        >
+          {/* Pushes a short conversation down to the input, like a messenger. */}
+          <div className="flex-1" aria-hidden />
+          <div className="relative w-full shrink-0" style={{ height: virtualizer.getTotalSize() }}>
+            <div className="absolute inset-x-0 top-0" style={{ height: paddingStart }}>
+              <HistoryTop
+                hasMore={hasMore}
+                loading={loadingPrevious}
+                onLoadPrevious={loadPrevious}
+                character={character}
+              />
+            </div>
+            {items.map((item) => {
+              const row = rows[item.index];
+              if (!row) return null;
+              const isStreaming = streaming?.rowKey === row.key;
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  data-message-row
+                  ref={virtualizer.measureElement}
+                  className="absolute inset-x-0 top-0"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <MessageRow
+                    row={row}
+                    content={liveContent(row, streaming)}
+                    streaming={isStreaming}
+                    waiting={isStreaming && streaming?.text === ""}
+                    character={character}
+                    contextStart={row.message.id === contextStartId && (item.index > 0 || hasMore)}
+                    lastBot={row.key === lastBotKey ? lastBotActions : null}
+                    tools={tools}
+                    editing={editing?.messageId === row.message.id ? editing.kind : null}
+                    saving={editing?.messageId === row.message.id && editing.saving}
+                    pickMode={picking?.mode ?? null}
+                    picked={picking ? pickStateOf(picking.mode, item.index, chosenIndex) : null}
+                    onPick={picking?.onPick}
+                  />
+                  {picking ? null : after?.(item.index, row)}
+                </div>
+              );
+            })}
           </div>
-          {items.map((item) => {
-            const row = rows[item.index];
-            if (!row) return null;
-            const isStreaming = streaming?.rowKey === row.key;
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                data-message-row
-                ref={virtualizer.measureElement}
-                className="absolute inset-x-0 top-0"
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                <MessageRow
-                  row={row}
-                  content={liveContent(row, streaming)}
-                  streaming={isStreaming}
-                  waiting={isStreaming && streaming?.text === ""}
-                  character={character}
-                  contextStart={row.message.id === contextStartId && (item.index > 0 || hasMore)}
-                  lastBot={row.key === lastBotKey ? lastBotActions : null}
-                  tools={tools}
-                  editing={editing?.messageId === row.message.id ? editing.kind : null}
-                  saving={editing?.messageId === row.message.id && editing.saving}
-                  pickMode={picking?.mode ?? null}
-                  picked={picking ? pickStateOf(picking.mode, item.index, chosenIndex) : null}
-                  onPick={picking?.onPick}
-                />
-                {picking ? null : after?.(item.index, row)}
-              </div>
-            );
-          })}
         </div>
+        <Button
+          variant="secondary"
+          size="icon"
+          aria-label="Jump to the newest message"
+          title="Jump to the newest message"
+          onClick={scrollToEnd}
+          tabIndex={nearEnd ? -1 : 0}
+          className={cn(
+            "absolute right-4 bottom-3 rounded-full border border-border shadow-pop transition-opacity",
+            nearEnd || !hasOverflow ? "pointer-events-none opacity-0" : "opacity-100",
+          )}
+        >
+          <ArrowDown aria-hidden />
+        </Button>
       </div>
-      <Button
-        variant="secondary"
-        size="icon"
-        aria-label="Jump to the newest message"
-        title="Jump to the newest message"
-        onClick={scrollToEnd}
-        tabIndex={nearEnd ? -1 : 0}
-        className={cn(
-          "absolute right-4 bottom-3 rounded-full border border-border shadow-pop transition-opacity",
-          nearEnd || !hasOverflow ? "pointer-events-none opacity-0" : "opacity-100",
-        )}
-      >
-        <ArrowDown aria-hidden />
-      </Button>
-    </div>
+    </ChatLayoutContext>
   );
 }

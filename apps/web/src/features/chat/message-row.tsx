@@ -5,6 +5,7 @@ import { cn } from "../../ui/cn.ts";
 import { MessageRating } from "../ratings/message-rating.tsx";
 import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 import type { ChatRow } from "./chat-state.ts";
+import { useRowLayout } from "./layout.ts";
 import { type EditKind, MessageEditor } from "./message-editor.tsx";
 import { iconButton, MessageMenu } from "./message-menu.tsx";
 import { MessageText } from "./message-text.tsx";
@@ -241,6 +242,7 @@ export const MessageRow = memo(function MessageRow({
   const bot = message.role === "bot";
   // Waiting in line (§4 "Waiting queue"): regenerate and like are hidden, continue is off.
   const gated = useWaitingGate();
+  const classic = useRowLayout() === "classic";
   const note = stateNote(row);
   const time = new Date(message.createdAt);
   const timeLabel = Number.isNaN(time.getTime()) ? undefined : time.toLocaleString();
@@ -347,10 +349,12 @@ export const MessageRow = memo(function MessageRow({
       </div>
     </div>
   ) : (
-    <div className="flex flex-col items-end gap-0.5" data-role="user">
+    <div className={cn("flex flex-col gap-0.5", classic ? "items-start" : "items-end")} data-role="user">
+      {classic ? <span className="px-1 text-xs font-semibold text-muted">You</span> : null}
       <div
         className={cn(
           "group flex items-end gap-1",
+          classic && "flex-row-reverse",
           editor ? "w-full sm:w-[75%]" : "max-w-[85%] sm:max-w-[75%]",
         )}
       >
