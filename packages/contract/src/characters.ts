@@ -238,7 +238,7 @@ export type PromptCostRequest = z.input<typeof promptCostRequest>;
 /** GET/PUT/PATCH /api/characters/{id}: `switch` (the spec sends T1) asks for the creator's edit view. */
 export const characterGetQuery = z.object({
   switch: z.string().max(16).optional(),
-  /** Accepted for the spec's client; profiles are served in the language they were written in. */
+  /** The profile in this language where the creator made a translation (issue 17); else as written. */
   language: z.string().trim().max(16).optional(),
 });
 

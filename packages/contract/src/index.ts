@@ -31,4 +31,5 @@ export * from "./ratings.ts";
 export * from "./recommendations.ts";
 export * from "./sale.ts";
 export * from "./site.ts";
+export * from "./translations.ts";
 export * from "./voice.ts";

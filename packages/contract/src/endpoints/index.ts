@@ -25,6 +25,7 @@ import { ratingEndpoints } from "./ratings.ts";
 import { recommendationEndpoints } from "./recommendations.ts";
 import { saleEndpoints } from "./sale.ts";
 import { siteEndpoints } from "./site.ts";
+import { translationEndpoints } from "./translations.ts";
 import { voiceEndpoints } from "./voice.ts";
 
 export {
@@ -54,6 +55,7 @@ export {
   recommendationEndpoints,
   saleEndpoints,
   siteEndpoints,
+  translationEndpoints,
   voiceEndpoints,
 };
 
@@ -75,6 +77,7 @@ export const allEndpoints: readonly EndpointDef[] = [
   recommendationEndpoints,
   siteEndpoints,
   adEndpoints,
+  translationEndpoints,
   impersonationEndpoints,
   billingEndpoints,
   checkoutEndpoints,

@@ -17,6 +17,7 @@ import {
 } from "./policy.ts";
 import { toCharacter } from "./present.ts";
 import { allowNsfw, type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
+import { translationRoutes, withTranslation } from "./translations.ts";
 
 /**
  * The characters API (chat-and-characters §7, DESIGN §5): create, profile, edit view, edit,
@@ -61,7 +62,9 @@ export async function characterRoutes(app: FastifyInstance, deps: CharactersRout
       // The family-safe edition hides NSFW bots everywhere: opened directly, one is as missing.
       if (found.character.isNsfw && !allowNsfw(deps.config, true)) throw invalidAccess();
     }
-    return toCharacter(found, viewer, storage);
+    const profile = await toCharacter(found, viewer, storage);
+    // The editor works on the original; a profile may be asked for in a translation.
+    return query.switch !== undefined ? profile : withTranslation(deps, profile, query.language);
   });
 
   // The spec's client sends only the changed fields with either method; both mean "patch".
@@ -98,4 +101,5 @@ export async function characterRoutes(app: FastifyInstance, deps: CharactersRout
   await app.register(listRoutes, deps);
   await app.register(avatarRoutes, deps);
   await app.register(cardRoutes, deps);
+  await app.register(translationRoutes, deps);
 }
