@@ -3,6 +3,7 @@ import { ArrowUp, Sparkles, Square } from "lucide-react";
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { cn } from "../../ui/cn.ts";
 import { Spinner } from "../../ui/spinner.tsx";
+import { MicButton } from "../voice/mic-button.tsx";
 import type { TypingState } from "./chat-state.ts";
 
 /** The spec's chat input grows to at most this many lines, then scrolls. */
@@ -72,6 +73,7 @@ export function ChatInput({
   onSuggest,
 }: ChatInputProps) {
   const [draft, setDraft] = useState(() => readDraft(conversationId));
+  const [recording, setRecording] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const autopilot = typing === "autopilot";
   const value = autopilot ? (autopilotText ?? "") : draft;
@@ -162,7 +164,7 @@ export function ChatInput({
         readOnly={autopilot}
         disabled={disabled}
         maxLength={chatLimits.message}
-        placeholder="Message..."
+        placeholder={recording ? "Say something..." : "Message..."}
         aria-label={`Message ${characterName}`}
         // Where the page's skip link lands.
         data-skip-target
@@ -175,6 +177,12 @@ export function ChatInput({
         )}
         // The ring is on the whole box (focus-within), not the bare textarea.
         style={{ outline: "none" }}
+      />
+      <MicButton
+        className={iconButton}
+        disabled={disabled || autopilot}
+        onRecordingChange={setRecording}
+        onFinal={(text) => setDraft((d) => (d.trim() ? `${d.trimEnd()} ${text}` : text))}
       />
       {generating ? (
         <button

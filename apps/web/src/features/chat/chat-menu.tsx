@@ -17,6 +17,7 @@ import {
   SlidersHorizontal,
   Type,
   UserRound,
+  Volume2,
 } from "lucide-react";
 import { routeEntry } from "../../routes/table.ts";
 import { DropdownMenuItem, DropdownMenuSeparator } from "../../ui/dropdown-menu.tsx";
@@ -89,8 +90,8 @@ function PersonaEntryLabel({ conversation }: { conversation: Conversation }) {
 
 /**
  * The chat menu's tool entries (§2), after Start New Chat and View Saved Chats. An entry is only
- * listed when it works for this viewer; the one not built yet (voice) is left out rather than
- * shown dead.
+ * listed when it works for this viewer (Set Voice also for members without TTS: it brings up the
+ * upgrade modal, §4 Voice button).
  */
 export function ChatMenuTools({
   conversation,
@@ -151,6 +152,13 @@ export function ChatMenuTools({
         <DropdownMenuItem onSelect={() => onOpen("memories")}>
           <Brain aria-hidden />
           Manage Memories
+        </DropdownMenuItem>
+      ) : null}
+      {access.member ? (
+        // Set Voice / Voice Change (§2): the voice modal, or the upgrade modal without TTS (§4).
+        <DropdownMenuItem onSelect={() => onOpen("voice")}>
+          <Volume2 aria-hidden />
+          {conversation.voiceId ? "Voice Change" : "Set Voice"}
         </DropdownMenuItem>
       ) : null}
       {access.member ? (

@@ -4,6 +4,7 @@ import { ExportChatDialog } from "../chat-transfer/export-chat-dialog.tsx";
 import { ImportChatDialog } from "../chat-transfer/import-chat-dialog.tsx";
 import { ConversationLorebooksDialog } from "../lorebooks/conversation-lorebooks-dialog.tsx";
 import { MemoriesDialog } from "../memories/memories-dialog.tsx";
+import { VoiceDialog } from "../voice/voice-dialog.tsx";
 import type { ChatRow } from "./chat-state.ts";
 import { CloneDialog } from "./clone-dialog.tsx";
 import { GenerationSettingsDialog } from "./generation-settings-dialog.tsx";
@@ -54,6 +55,7 @@ export function ChatToolDialogs({
       <UnblockCreatorDialog creator={creatorOf(conversation)} {...openProps("unblock")} />
       <ImportChatDialog conversation={conversation} {...openProps("importChat")} />
       <ExportChatDialog conversation={conversation} {...openProps("exportChat")} />
+      <VoiceDialog conversation={conversation} {...openProps("voice")} />
     </>
   );
 }

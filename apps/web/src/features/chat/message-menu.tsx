@@ -1,5 +1,14 @@
 import { useParams } from "@tanstack/react-router";
-import { Check, Copy, Ellipsis, Flag, ImageIcon, MessageCircleQuestionMark, Pencil } from "lucide-react";
+import {
+  AudioLines,
+  Check,
+  Copy,
+  Ellipsis,
+  Flag,
+  ImageIcon,
+  MessageCircleQuestionMark,
+  Pencil,
+} from "lucide-react";
 import { useRef, useState } from "react";
 import { useMe } from "../../lib/session.ts";
 import { useCopy } from "../../lib/use-copy.ts";
@@ -12,6 +21,7 @@ import {
 } from "../../ui/dropdown-menu.tsx";
 import { PromptReportDialog } from "../memories/prompt-report-dialog.tsx";
 import { FlagDialog, type FlaggedMessage } from "../moderation/flag-dialog.tsx";
+import { VoiceRatingDialog } from "../voice/voice-rating-dialog.tsx";
 import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 
 export const iconButton =
@@ -48,6 +58,9 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
   const canReport = Boolean(report && characterId && !gated && me?.permissions.includes("report_character"));
   const [flagging, setFlagging] = useState<FlaggedMessage | null>(null);
   const [explaining, setExplaining] = useState<string | null>(null);
+  const [ratingVoice, setRatingVoice] = useState<string | null>(null);
+  // Rate voice quality (§2): on a stored bot reply, for members with voice (TTS).
+  const canRateVoice = Boolean(report && me?.permissions.includes("TTS"));
   // An edit box takes the focus: the closing menu must not hand it back to its button.
   const keepFocus = useRef(false);
 
@@ -100,6 +113,12 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
               Why this reply?
             </DropdownMenuItem>
           ) : null}
+          {canRateVoice && report ? (
+            <DropdownMenuItem onSelect={() => setRatingVoice(report.messageId)}>
+              <AudioLines aria-hidden />
+              Rate voice quality
+            </DropdownMenuItem>
+          ) : null}
           {canReport && report && characterId ? (
             <DropdownMenuItem onSelect={() => setFlagging({ ...report, characterId })}>
               <Flag aria-hidden />
@@ -109,6 +128,7 @@ export function MessageMenu({ text, className, onEdit, onEditImagePrompt, report
         </DropdownMenuContent>
       </DropdownMenu>
       <FlagDialog message={flagging} onOpenChange={(open) => (open ? null : setFlagging(null))} />
+      <VoiceRatingDialog messageId={ratingVoice} onClose={() => setRatingVoice(null)} />
       <PromptReportDialog
         messageId={explaining}
         onOpenChange={(open) => (open ? null : setExplaining(null))}

@@ -3,6 +3,7 @@ import { memo, type ReactNode } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import { cn } from "../../ui/cn.ts";
 import { MessageRating } from "../ratings/message-rating.tsx";
+import { ListenButton } from "../voice/listen-button.tsx";
 import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 import type { ChatRow } from "./chat-state.ts";
 import { useRowLayout } from "./layout.ts";
@@ -312,6 +313,9 @@ export const MessageRow = memo(function MessageRow({
           {!lastBot && rateable ? (
             <MessageRating message={message} className={cn(iconButton, message.rating === null && reveal)} />
           ) : null}
+          {!lastBot && rateable ? (
+            <ListenButton messageId={message.id} className={cn(iconButton, reveal)} />
+          ) : null}
           {lastBot ? null : menu(reveal)}
         </div>
         {lastBot ? (
@@ -339,6 +343,7 @@ export const MessageRow = memo(function MessageRow({
               </ActionButton>
             ) : null}
             {rateable ? <MessageRating message={message} className={iconButton} /> : null}
+            {rateable ? <ListenButton messageId={message.id} className={iconButton} /> : null}
             <Alternatives row={row} actions={lastBot} />
             {menu()}
             {note ? <span className="px-1.5 text-xs text-muted">{note}</span> : null}

@@ -25,7 +25,8 @@ export type ToolDialog =
   | "memories"
   | "lorebooks"
   | "importChat"
-  | "exportChat";
+  | "exportChat"
+  | "voice";
 
 export interface CloneDraft {
   mode: "full" | "partial";
