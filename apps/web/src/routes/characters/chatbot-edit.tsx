@@ -42,6 +42,7 @@ import {
 } from "../../features/characters/validation.ts";
 import { WritingGuide } from "../../features/characters/writing-guide.tsx";
 import { TagSuggestionsPanel } from "../../features/ratings/tag-suggestions-panel.tsx";
+import { TranslationsPanel } from "../../features/translations/translations-panel.tsx";
 import { errorMessage, isApiRequestError } from "../../lib/api.ts";
 import { pageTitle } from "../../lib/brand.ts";
 import { useAppConfig, useMe } from "../../lib/session.ts";
@@ -219,6 +220,7 @@ function Editor({ character, userId }: { character: Character; userId: string })
             setValues((v) => ({ ...v, tags }));
           }}
         />
+        {blocked ? null : <TranslationsPanel characterId={character.id} />}
         {showRestored && restored.current ? (
           <Banner
             tone="info"

@@ -2,7 +2,6 @@ import type { Character } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { characterQuery } from "../../features/characters/api.ts";
 import { CharacterPicture } from "../../features/characters/character-avatar.tsx";
 import { useEffectiveNsfw, useNewProfileFlag } from "../../features/characters/preferences.ts";
 import {
@@ -15,6 +14,7 @@ import {
 } from "../../features/characters/profile-parts.tsx";
 import { CharacterUnavailable, isUnavailable, LoadFailed } from "../../features/characters/unavailable.tsx";
 import { SuggestTags } from "../../features/ratings/suggest-tags.tsx";
+import { profileLanguage, translatedProfileQuery } from "../../features/translations/api.ts";
 import { pageTitle } from "../../lib/brand.ts";
 import { useAppConfig } from "../../lib/session.ts";
 import { Badge } from "../../ui/badge.tsx";
@@ -110,7 +110,9 @@ function NewProfile({ character, blurred }: { character: Character; blurred: boo
 
 export default function ChatbotProfileScreen() {
   const { characterId = "" } = useParams({ strict: false }) as { characterId?: string };
-  const character = useQuery(characterQuery(characterId));
+  // In the reader's language where the creator translated it (issue 17 item 5).
+  const language = profileLanguage(window.location.search);
+  const character = useQuery(translatedProfileQuery(characterId, language));
   const newProfile = useNewProfileFlag();
   const showNsfw = useEffectiveNsfw();
   const { brand } = useAppConfig();
