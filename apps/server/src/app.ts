@@ -30,6 +30,7 @@ import {
   refuseWritesWhileImpersonating,
 } from "./features/accounts/index.ts";
 import { installAds } from "./features/ads/index.ts";
+import { type Backups, installBackups } from "./features/backups/index.ts";
 import { installBilling } from "./features/billing/index.ts";
 import { installBlocking } from "./features/blocking/index.ts";
 import {
@@ -88,6 +89,7 @@ export interface Hearth {
   inference: InferenceService;
   storage: FileStorage;
   characters: CharacterService;
+  backups: Backups;
   /** Every route registered, as "METHOD /path" (fastify's `:name` syntax), for the coverage test. */
   routes: string[];
   /**
@@ -104,6 +106,8 @@ export interface HearthOverrides {
   database?: Database;
   /** Key prefix in Redis, so parallel test runs do not share queues (else HEARTH_REDIS_PREFIX). */
   redisPrefix?: string;
+  /** false: no backup control socket even on the embedded database (a second Hearth on one data directory in tests). */
+  backupControl?: boolean;
 }
 
 /**
@@ -305,12 +309,21 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   await installSite(app, { config, db: database.db, auth });
   await installPledges(app, { config, db: database.db, auth });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey, embeddings: memoryEmbedder });
+  // The control socket `hearth backup` asks: only a server that owns the embedded database's files.
+  const backups = await installBackups(app, {
+    config,
+    database,
+    storage,
+    auth,
+    control: !config.databaseUrl && !overrides.database && overrides.backupControl !== false,
+  });
   await app.register(healthRoutes, {
     version: config.version,
     database,
     queue,
     bus,
     modelState: () => inference.state(),
+    backupState: () => backups.healthState(),
   });
   if (config.role !== "worker") await serveWeb(app, config.webDist);
 
@@ -325,6 +338,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     inference,
     storage,
     characters,
+    backups,
     routes,
     interruptReplies: () => chat.interruptNow(),
     async close(opts = {}) {
@@ -341,6 +355,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
         app.log.info({ running, interrupted, ms: Date.now() - started }, "drained");
       }
       chat.stop();
+      await backups.stop();
       for (const stop of stopCommunity) stop();
       billing.stop();
       await app.close();

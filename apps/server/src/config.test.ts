@@ -77,3 +77,37 @@ describe("HEARTH_ROLE", () => {
     expect(() => load({ HEARTH_REDIS_PREFIX: "a:b" })).toThrow(ConfigError);
   });
 });
+
+describe("HEARTH_BACKUP_EVERY, HEARTH_BACKUP_KEEP, HEARTH_BACKUP_DIR", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-config-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const backups = (env: Record<string, string> = {}) =>
+    loadConfig({ HEARTH_DATA_DIR: dataDir, ...env }).backups;
+
+  it("backs up daily, keeps 7, into the data directory's backups folder by default", () => {
+    expect(backups()).toEqual({ everyMs: 86_400_000, keep: 7, dir: path.join(dataDir, "backups") });
+  });
+
+  it("reads minutes, hours and days, and off", () => {
+    expect(backups({ HEARTH_BACKUP_EVERY: "6h" }).everyMs).toBe(6 * 3_600_000);
+    expect(backups({ HEARTH_BACKUP_EVERY: "30m" }).everyMs).toBe(30 * 60_000);
+    expect(backups({ HEARTH_BACKUP_EVERY: " 2D " }).everyMs).toBe(2 * 86_400_000);
+    for (const off of ["off", "0", "false", "none"])
+      expect(backups({ HEARTH_BACKUP_EVERY: off }).everyMs).toBeNull();
+    expect(backups({ HEARTH_BACKUP_KEEP: "30", HEARTH_BACKUP_DIR: "/srv/hearth-backups" })).toMatchObject({
+      keep: 30,
+      dir: "/srv/hearth-backups",
+    });
+  });
+
+  it("refuses other periods and counts, naming the variable", () => {
+    for (const bad of ["6", "6 hours", "1w", "1m", "-1h", "400d", "soon"]) {
+      expect(() => backups({ HEARTH_BACKUP_EVERY: bad }), bad).toThrow(ConfigError);
+      expect(() => backups({ HEARTH_BACKUP_EVERY: bad }), bad).toThrow(/HEARTH_BACKUP_EVERY/);
+    }
+    expect(() => backups({ HEARTH_BACKUP_EVERY: "1m" })).toThrow(/at least 5m/);
+    for (const bad of ["0", "-2", "two", "1.5"]) {
+      expect(() => backups({ HEARTH_BACKUP_KEEP: bad }), bad).toThrow(/HEARTH_BACKUP_KEEP/);
+    }
+  });
+});

@@ -133,6 +133,20 @@ const envSchema = z.object({
   HEARTH_STRIPE_AUTOMATIC_TAX: z.stringbool().default(false),
   /** Billing: how to pay by arrangement (bank transfer…); set, members may order and an administrator confirms. */
   HEARTH_MANUAL_PAYMENTS: z.string().min(1).max(2000).optional(),
+  /** Backups (features/backups): how often the schedule takes one (`6h`, `1d`, `off`), how many it keeps, and where. */
+  HEARTH_BACKUP_EVERY: z
+    .string()
+    .default("24h")
+    .transform((value, ctx) => {
+      try {
+        return parseBackupEvery(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  HEARTH_BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  HEARTH_BACKUP_DIR: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("us-east-1"),
@@ -272,6 +286,11 @@ export interface Config {
   product: ProductConfig;
   /** Text to speech for Listen and voice samples (config-speech.ts, features/voice). */
   speech: SpeechConfig;
+  /**
+   * Scheduled backups (features/backups): every `everyMs` (null: off) one process takes a backup
+   * into `dir` and keeps the newest `keep` there.
+   */
+  backups: { everyMs: number | null; keep: number; dir: string };
   version: string;
 }
 
@@ -425,6 +444,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     product,
     speech,
+    backups: {
+      everyMs: e.HEARTH_BACKUP_EVERY,
+      keep: e.HEARTH_BACKUP_KEEP,
+      dir: path.resolve(e.HEARTH_BACKUP_DIR ?? path.join(dataDir, "backups")),
+    },
     version: readVersion(),
   };
 }
@@ -460,6 +484,26 @@ export function parsePersonaLimits(value: string | undefined): PersonaLimits {
     limits[tier] = count === "unlimited" ? null : Number(count);
   }
   return limits;
+}
+
+const DURATION_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * HEARTH_BACKUP_EVERY: a number and a unit, `m` (minutes), `h` (hours) or `d` (days), e.g. `6h`,
+ * `30m`, `1d`; at least 5 minutes and at most 365 days. `off` (or `0`, `false`, `none`) turns
+ * scheduled backups off: answers null. Throws with a readable message on anything else.
+ */
+export function parseBackupEvery(value: string): number | null {
+  const given = value.trim().toLowerCase();
+  if (["off", "0", "false", "none", "no"].includes(given)) return null;
+  const match = /^(\d{1,6})\s*([mhd])$/.exec(given);
+  const unit = match ? DURATION_UNITS[match[2] ?? ""] : undefined;
+  if (!match || !unit)
+    throw new Error(`"${value}" is not a period: a number and m, h or d (e.g. 6h, 30m, 1d), or "off"`);
+  const ms = Number(match[1]) * unit;
+  if (ms < 5 * 60_000) throw new Error(`"${value}" is too often: at least 5m between backups`);
+  if (ms > 365 * 86_400_000) throw new Error(`"${value}" is too long: at most 365d`);
+  return ms;
 }
 
 /** A pledge of at least `minCents` a month grants `role`. */

@@ -22,14 +22,21 @@ export interface TestHearthOptions {
   /** Use the machine's Redis for the queue and the bus. */
   redis?: boolean;
   env?: Record<string, string>;
+  /**
+   * A lasting install instead of a throwaway one: this data directory (the embedded database in
+   * its `db`, or `databaseUrl`), opened as `hearth start` would and left in place by stop().
+   */
+  install?: { dataDir: string; databaseUrl?: string };
 }
 
 /** A whole Hearth (real database, real auth) driven through fastify's inject. */
 export async function startTestHearth(opts: TestHearthOptions = {}): Promise<TestHearth> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-test-"));
-  const testDb = await createTestDatabase(opts.driver ?? "pglite");
+  const install = opts.install ?? null;
+  const dataDir = install?.dataDir ?? mkdtempSync(path.join(tmpdir(), "hearth-test-"));
+  const testDb = install ? null : await createTestDatabase(opts.driver ?? "pglite");
   const config = loadConfig({
     HEARTH_DATA_DIR: dataDir,
+    ...(install?.databaseUrl ? { DATABASE_URL: install.databaseUrl } : {}),
     HEARTH_LOG_LEVEL: "silent",
     HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
     // Tests sign up plain members; the ones about the first administrator turn this back on.
@@ -40,7 +47,7 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     ...opts.env,
   });
   const hearth = await createHearth(config, {
-    database: testDb.database,
+    ...(testDb ? { database: testDb.database } : { backupControl: false }),
     redisPrefix: `hearth-test-${randomBytes(4).toString("hex")}`,
   });
   // Hearth's own pages: at PUBLIC_URL when a test sets one, else the usual local address.
@@ -85,6 +92,7 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     },
     async stop() {
       await hearth.close();
+      if (!testDb) return;
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -4,6 +4,7 @@ export * from "./accounts.ts";
 export * from "./admin-models.ts";
 export * from "./ads.ts";
 export * from "./app-settings.ts";
+export * from "./backups.ts";
 export * from "./billing.ts";
 export * from "./blocking.ts";
 export * from "./characters.ts";

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   assertValidKey,
   contentTypeOf,
   FILES_ROUTE_PREFIX,
   type FileStorage,
+  isValidKey,
   type StoredFile,
 } from "../ports/storage.ts";
 
@@ -44,6 +45,25 @@ export class LocalFileStorage implements FileStorage {
 
   url(key: string): string {
     return `${FILES_ROUTE_PREFIX}${key}`;
+  }
+
+  async *list(): AsyncIterable<string> {
+    const walk = async function* (dir: string, prefix: string): AsyncIterable<string> {
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const key = `${prefix}${entry.name}`;
+        if (entry.isDirectory()) yield* walk(path.join(dir, entry.name), `${key}/`);
+        // Half-written uploads (`<key>.<random>.tmp`) are not files yet.
+        else if (entry.isFile() && !entry.name.endsWith(".tmp") && isValidKey(key)) yield key;
+      }
+    };
+    yield* walk(this.root, "");
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,11 @@
 import { AwsClient } from "aws4fetch";
-import { assertValidKey, FILES_ROUTE_PREFIX, type FileStorage, type StoredFile } from "../ports/storage.ts";
+import {
+  assertValidKey,
+  FILES_ROUTE_PREFIX,
+  type FileStorage,
+  isValidKey,
+  type StoredFile,
+} from "../ports/storage.ts";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -76,10 +82,40 @@ export class S3FileStorage implements FileStorage {
       : `${FILES_ROUTE_PREFIX}${key}`;
   }
 
+  /** ListObjectsV2, a page of up to 1000 keys at a time. */
+  async *list(): AsyncIterable<string> {
+    let token: string | null = null;
+    do {
+      const query = new URLSearchParams({ "list-type": "2", "max-keys": "1000" });
+      if (token) query.set("continuation-token", token);
+      const res = await this.client.fetch(`${this.base}?${query}`, { method: "GET" });
+      if (!res.ok) await expectOk(res, `LIST bucket ${this.opts.bucket}`);
+      const xml = await res.text();
+      for (const match of xml.matchAll(/<Key>([^<]*)<\/Key>/g)) {
+        const key = decodeXml(match[1] ?? "");
+        if (isValidKey(key)) yield key;
+      }
+      const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
+      token = truncated
+        ? decodeXml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? "")
+        : null;
+    } while (token);
+  }
+
   async ping(): Promise<void> {
     const res = await this.client.fetch(this.base, { method: "HEAD" });
     await expectOk(res, `HEAD bucket ${this.opts.bucket}`);
   }
+}
+
+function decodeXml(text: string): string {
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&amp;/g, "&");
 }
 
 async function expectOk(res: Response, what: string, drain = true): Promise<void> {

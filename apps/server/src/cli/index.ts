@@ -158,6 +158,34 @@ program
     ),
   );
 
+program
+  .command("backup")
+  .description(
+    "Back up the database and stored files (avatars, images, audio) into one .tar.gz, while Hearth runs or not",
+  )
+  .option("--out <file>", "where to write it (default: HEARTH_BACKUP_DIR/hearth-backup-<UTC time>.tar.gz)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hearth backup\n  hearth backup --out /mnt/offsite/hearth-$(date +%F).tar.gz\n\n" +
+      "On the embedded database a running Hearth takes the backup itself (over a local socket only its\n" +
+      "user can open); on PostgreSQL (DATABASE_URL) pg_dump is used, from PostgreSQL's client tools.",
+  )
+  .action(async (opts: { out?: string }) =>
+    (await import("../features/backups/cli.ts")).backupCommand(loadConfig(), opts),
+  );
+
+program
+  .command("restore")
+  .description(
+    "Bring this install back to a backup (Hearth must be stopped); the data it replaces is kept aside",
+  )
+  .argument("<file>", "a backup written by `hearth backup` or the schedule")
+  .option("--force", "on PostgreSQL: restore although other connections are open on the database")
+  .addHelpText("after", "\nExample:\n  hearth restore data/backups/hearth-backup-20250101T060000Z.tar.gz")
+  .action(async (file: string, opts: { force?: boolean }) =>
+    (await import("../features/backups/cli.ts")).restoreCommand(loadConfig(), file, opts),
+  );
+
 const models = program
   .command("models")
   .description("Download and choose local GGUF chat models (stored in HEARTH_DATA_DIR/models)")

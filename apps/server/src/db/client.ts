@@ -28,6 +28,11 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PGlite only: its data directory as a tar, taken between transactions (features/backups).
+   * The embedded database serves one process, so an online backup must be taken inside it.
+   */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
@@ -88,5 +93,7 @@ async function openPglite(dir: string | null): Promise<Database> {
       await client.query("select 1");
     },
     close: () => client.close(),
+    // Between transactions: PGlite's query() and transaction() both wait on this lock.
+    dumpDataDir: () => client._runExclusiveTransaction(() => client.dumpDataDir("none")),
   };
 }

@@ -20,6 +20,8 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** The address a browser fetches the file from (under /api/files, or the bucket's public URL). */
   url(key: string): string;
+  /** Every stored key, in no particular order (backups walk them). */
+  list(): AsyncIterable<string>;
   ping(): Promise<void>;
 }
 

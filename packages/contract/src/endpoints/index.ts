@@ -3,6 +3,7 @@ import { accountLifecycleEndpoints } from "./account-lifecycle.ts";
 import { accountTransferEndpoints } from "./account-transfer.ts";
 import { accountEndpoints } from "./accounts.ts";
 import { adEndpoints } from "./ads.ts";
+import { backupEndpoints } from "./backups.ts";
 import { billingEndpoints } from "./billing.ts";
 import { blockingEndpoints } from "./blocking.ts";
 import { characterEndpoints } from "./characters.ts";
@@ -31,6 +32,7 @@ import { voiceEndpoints } from "./voice.ts";
 export {
   accountEndpoints,
   accountLifecycleEndpoints,
+  backupEndpoints,
   accountTransferEndpoints,
   adEndpoints,
   billingEndpoints,
@@ -69,6 +71,7 @@ export const allEndpoints: readonly EndpointDef[] = [
   generationEndpoints,
   personaEndpoints,
   modelEndpoints,
+  backupEndpoints,
   openAiEndpoints,
   moderationEndpoints,
   ratingEndpoints,

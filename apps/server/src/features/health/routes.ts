@@ -19,6 +19,8 @@ export interface HealthDeps {
   queue: JobQueue;
   bus: EventBus;
   modelState: () => ModelState;
+  /** The last backup on record (features/backups). */
+  backupState: () => Promise<Health["backup"]>;
 }
 
 const PING_TIMEOUT_MS = 2000;
@@ -39,10 +41,11 @@ async function check(ping: () => Promise<void>): Promise<{ status: "ok" | "down"
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
   const started = Date.now();
   route(app, operationsEndpoints.health, async ({ reply }) => {
-    const [database, queue, bus] = await Promise.all([
+    const [database, queue, bus, backup] = await Promise.all([
       check(() => deps.database.ping()),
       check(() => deps.queue.ping()),
       check(() => deps.bus.ping()),
+      deps.backupState().catch(() => ({ last_at: null, size_bytes: null })),
     ]);
     const queueState = queue.status !== "ok" ? queue : bus;
     const model = deps.modelState();
@@ -58,6 +61,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
       database: { ...database, driver: deps.database.driver },
       queue: { ...queueState, driver: deps.queue.driver },
       model,
+      backup,
     };
     reply.status(body.status === "down" ? 503 : 200);
     return body;

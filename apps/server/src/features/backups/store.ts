@@ -1,0 +1,89 @@
+import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { BACKUP_NAME } from "./backup.ts";
+
+/**
+ * The backup folder (HEARTH_BACKUP_DIR, default `$HEARTH_DATA_DIR/backups`): scheduled backups
+ * and `hearth backup` without --out land here as `hearth-backup-<UTC time>.tar.gz`; beside them
+ * `last-backup.json` records the last backup taken (wherever it was written), for /api/health and
+ * the admin page. No database table: a restore must not forget its own record.
+ */
+
+export const RECORD_FILE = "last-backup.json";
+
+export interface BackupRecord {
+  /** Where it was written (a path on the machine that took it). */
+  file: string;
+  size_bytes: number;
+  created_at: string;
+  finished_at: string;
+  duration_ms: number;
+  database: "pglite" | "postgres";
+  files: number;
+  trigger: "schedule" | "command";
+}
+
+export async function readRecord(dir: string): Promise<BackupRecord | null> {
+  try {
+    const parsed = JSON.parse(await readFile(path.join(dir, RECORD_FILE), "utf8")) as BackupRecord;
+    return typeof parsed.created_at === "string" && typeof parsed.size_bytes === "number" ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeRecord(dir: string, record: BackupRecord): Promise<void> {
+  const file = path.join(dir, RECORD_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  await rename(temp, file);
+}
+
+export interface StoredBackup {
+  name: string;
+  size_bytes: number;
+  /** From the name (when it was started), not the file's time. */
+  created_at: string;
+}
+
+function timeOf(stamp: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(stamp);
+  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : new Date(0).toISOString();
+}
+
+/** The finished backups in the folder, newest first. */
+export async function listBackups(dir: string): Promise<StoredBackup[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const found: StoredBackup[] = [];
+  for (const name of names) {
+    const match = BACKUP_NAME.exec(name);
+    if (!match?.[1]) continue;
+    try {
+      const info = await stat(path.join(dir, name));
+      if (info.isFile()) found.push({ name, size_bytes: info.size, created_at: timeOf(match[1]) });
+    } catch {
+      // Removed meanwhile.
+    }
+  }
+  return found.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+}
+
+/**
+ * Keeps the newest `keep` backups in the folder and removes the rest (only files named like
+ * Hearth's backups; an operator's other files stay). Answers the names removed.
+ */
+export async function rotate(dir: string, keep: number): Promise<string[]> {
+  const backups = await listBackups(dir);
+  const removed: string[] = [];
+  for (const old of backups.slice(Math.max(1, keep))) {
+    await rm(path.join(dir, old.name), { force: true });
+    removed.push(old.name);
+  }
+  return removed;
+}
