@@ -6,6 +6,7 @@ import { HttpError, notFound } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import { type Auth, requireViewer } from "../accounts/index.ts";
 import { assertCreatorNotBlocked } from "../blocking/index.ts";
+import { assertCanUseVoice } from "../voice/index.ts";
 import { toMessage } from "./mappers.ts";
 import { assertOwnsConversation, chattable } from "./policy.ts";
 import {
@@ -72,6 +73,9 @@ export async function chatRoutes(
     // A chat whose character was deleted cannot be changed (nor read): 404 before any write.
     await chats.withCard(conversation);
     await chats.assertOwnPersona(viewer, change.user_persona_id);
+    // A chat's voice is the voice feature's (TTS only, PUT /api/conversations/{id}/voice checks
+    // the id); here too it needs TTS, so this older way in is no way around the plan.
+    if (change.voiceId !== undefined) assertCanUseVoice(viewer);
     const updated = await updateConversation(db, conversation.id, {
       ...(change.label !== undefined && { label: change.label }),
       ...(change.user_persona_id !== undefined && { userPersonaId: change.user_persona_id }),

@@ -13,6 +13,7 @@ import { productEventRatings, type VoiceRatings } from "./rating-queries.ts";
 import { voiceRoutes } from "./routes.ts";
 import { VoiceService } from "./service.ts";
 
+export { assertCanUseVoice } from "./policy.ts";
 export { VoiceService } from "./service.ts";
 export { speechPieces, spokenText } from "./text.ts";
 

@@ -216,6 +216,19 @@ describe.each(drivers)("voice on %s", (driver) => {
     });
   });
 
+  it("the chat's own PATCH takes a voice only from TTS holders too", async () => {
+    const free = await personAs(h, "free");
+    const chat = await newChat(free);
+    const refused = await a.patch(`/api/conversations/${chat.conversationId}`, { voiceId: "am_adam" }, free);
+    expect(refused.statusCode).toBe(403);
+    expect(err(refused).error_type).toBe("voice_upgrade");
+    expect(await voiceOf(chat.conversationId)).toBeNull();
+    const own = await newChat(owner);
+    const set = await a.patch(`/api/conversations/${own.conversationId}`, { voiceId: "am_adam" }, owner);
+    expect(set.statusCode, set.body).toBe(200);
+    expect(await voiceOf(own.conversationId)).toBe("am_adam");
+  });
+
   it("refuses voices the server does not have, user messages and ratings out of range", async () => {
     const chat = await newChat(owner);
     const bad = await a.put(`/api/conversations/${chat.conversationId}/voice`, { voice_id: "alloy" }, owner);
