@@ -14,6 +14,7 @@ export * from "./checkout.ts";
 export * from "./endpoint.ts";
 export * from "./endpoints/index.ts";
 export * from "./errors.ts";
+export * from "./guest.ts";
 export * from "./health.ts";
 export * from "./labels.ts";
 export * from "./leaderboard.ts";

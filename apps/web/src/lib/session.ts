@@ -2,6 +2,7 @@ import { type AppConfig, accountEndpoints, type Me } from "@hearth/contract";
 import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
 import { isApiRequestError } from "./api.ts";
 import { call } from "./client.ts";
+import { rememberGuest, resumeGuest } from "./guest-id.ts";
 
 /** Public configuration: fetched once per page load, it only changes when the server restarts. */
 export const appConfigQuery = queryOptions({
@@ -15,9 +16,12 @@ export const meQuery = queryOptions({
   queryKey: ["me"],
   queryFn: async ({ signal }): Promise<Me | null> => {
     try {
-      return await call(accountEndpoints.me, { signal });
+      const me = await call(accountEndpoints.me, { signal });
+      rememberGuest(me);
+      return me;
     } catch (error) {
-      if (isApiRequestError(error) && error.status === 401) return null;
+      // Signed out: a guest whose cookie was cleared comes back from local storage (guest-id.ts).
+      if (isApiRequestError(error) && error.status === 401) return resumeGuest();
       throw error;
     }
   },

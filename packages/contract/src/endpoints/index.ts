@@ -11,6 +11,7 @@ import { chatTransferEndpoints } from "./chat-transfer.ts";
 import { chatEndpoints } from "./chats.ts";
 import { checkoutEndpoints } from "./checkout.ts";
 import { generationEndpoints } from "./generation.ts";
+import { guestEndpoints } from "./guest.ts";
 import { impersonationEndpoints } from "./impersonation.ts";
 import { leaderboardEndpoints } from "./leaderboard.ts";
 import { lorebookEndpoints } from "./lorebooks.ts";
@@ -32,9 +33,9 @@ import { voiceEndpoints } from "./voice.ts";
 export {
   accountEndpoints,
   accountLifecycleEndpoints,
-  backupEndpoints,
   accountTransferEndpoints,
   adEndpoints,
+  backupEndpoints,
   billingEndpoints,
   blockingEndpoints,
   characterEndpoints,
@@ -42,6 +43,7 @@ export {
   chatTransferEndpoints,
   checkoutEndpoints,
   generationEndpoints,
+  guestEndpoints,
   impersonationEndpoints,
   leaderboardEndpoints,
   lorebookEndpoints,
@@ -65,6 +67,7 @@ export {
 export const allEndpoints: readonly EndpointDef[] = [
   operationsEndpoints,
   accountEndpoints,
+  guestEndpoints,
   accountLifecycleEndpoints,
   characterEndpoints,
   chatEndpoints,

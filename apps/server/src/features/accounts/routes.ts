@@ -8,6 +8,7 @@ import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "./auth.ts";
 import type { ModelChoices } from "./default-model-routes.ts";
 import { firstAdminState } from "./first-admin.ts";
+import { guestResumeRoutes } from "./guest-resume.ts";
 import { canChangeUser, canManageUsers } from "./policy.ts";
 import { profileRoutes } from "./profile-routes.ts";
 import { listUsers, toAdminUser, updateUser } from "./queries.ts";
@@ -50,6 +51,7 @@ export async function accountRoutes(
 
   await app.register(profileRoutes, { config, db, auth, models, storage });
   await app.register(adminUserRoutes, { db, auth });
+  await app.register(guestResumeRoutes, { db, auth, secret: config.secret });
 }
 
 /** User management: administrators only, checked before any input is read. */

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useCallback } from "react";
+import { forgetGuest } from "../../lib/guest-id.ts";
 import { meQuery } from "../../lib/session.ts";
 import { authApi } from "./auth-api.ts";
 
@@ -16,7 +17,7 @@ export function useSessionActions() {
   const refreshSession = useCallback(async () => {
     // "me" is replaced in place rather than removed, so the shell doesn't suspend meanwhile.
     queryClient.removeQueries({
-      predicate: (query) => !["config", "me"].includes(String(query.queryKey[0])),
+      predicate: (query) => !["config", "app-settings", "me"].includes(String(query.queryKey[0])),
     });
     await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
   }, [queryClient]);
@@ -30,6 +31,8 @@ export function useSessionActions() {
   );
 
   const signOut = useCallback(async () => {
+    // A guest who signs out leaves for good: the stored guest id is not brought back.
+    forgetGuest();
     try {
       await authApi.signOut();
     } finally {
