@@ -165,3 +165,35 @@ export function percentile(values: number[], p: number): number {
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number;
 }
+
+/** The stand-in model in its own process: its CPU is neither Hearth's nor the client's. */
+export async function startStandIn(
+  intervalMs: number,
+  tokens: number,
+): Promise<{ url: string; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(import.meta.dirname, "steady-openai-server.ts"),
+      String(intervalMs),
+      String(tokens),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once("exit", (code) => reject(new Error(`the stand-in exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+/** The first character a guest may chat with (the seeded demo characters). */
+export async function firstCharacter(p: HearthProcess): Promise<string> {
+  const res = await fetch(`${p.base}/api/characters`);
+  const body = (await res.json()) as { characters?: { id: string }[]; items?: { id: string }[] };
+  const id = (body.characters ?? body.items ?? [])[0]?.id;
+  if (!id) throw new Error(`no character to chat with: ${JSON.stringify(body).slice(0, 300)}`);
+  return id;
+}

@@ -10,7 +10,6 @@
 //      guest sending again as its reply ends (arrivals spread evenly), instead of N sent at once;
 //      written to its own section. TOKENS defaults to 300 there (a 6 s reply).
 
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,11 +18,13 @@ import path from "node:path";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../apps/server/test/databases.ts";
 import {
   type Client,
+  firstCharacter,
   type HearthProcess,
   newClient,
   percentile,
   type StreamResult,
   startHearth,
+  startStandIn,
   stream,
 } from "./concurrency-lib.ts";
 import { machine, median, writeSection } from "./report.ts";
@@ -56,7 +57,7 @@ What holds the figures now (from this run; decision 015 has the design):
 - **Per token**: at 1 to 10 streams a token's median stay in Hearth is 1.5-3 ms. The p99 and the medians at 100 and more come from the start burst: while hundreds of replies are accepted, claimed and their prompts built, the event loop (and, on PGlite, the embedded database) is busy, and the tokens of replies already running wait for it. Hearth's own CPU stays under one core (53-79%), so on this machine the remainder is the shared cores: the client parsing 50 × N events a second, the stand-in, PostgreSQL, Redis, and other engineers' test suites (load average 3-13 during the runs).
 - Rows at 2 and 4 processes, 1 stream (and 4 processes, 10) waited behind the replies that the previous configuration's timed-out 2,000-stream level left in line, in the same database; the benchmark now gives each configuration its own database and Redis prefix.`;
 
-const steady = await startStandIn();
+const steady = await startStandIn(INTERVAL_MS, TOKENS);
 const modelsFile = path.join(mkdtempSync(path.join(tmpdir(), "hearth-bench-")), "models.json");
 // Slots high enough that every stream runs at once: the limit measured is Hearth's, not a queue's.
 writeFileSync(
@@ -201,26 +202,6 @@ async function steadyLevel(guests: Client[]): Promise<StreamResult[]> {
   return counted;
 }
 
-/** The stand-in model in its own process: its CPU is neither Hearth's nor the client's. */
-async function startStandIn(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(import.meta.dirname, "steady-openai-server.ts"),
-      String(INTERVAL_MS),
-      String(TOKENS),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`the stand-in exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
-
 function f(v: number): string {
   return Number.isNaN(v) ? "–" : `${v.toFixed(1)} ms`;
 }
@@ -229,14 +210,6 @@ function label(config: string): string {
     ? "PGlite, 1 process"
     : `PostgreSQL + Redis, ${config.slice(2)} process${config === "pg1" ? "" : "es"}`;
 }
-async function firstCharacter(p: HearthProcess): Promise<string> {
-  const res = await fetch(`${p.base}/api/characters`);
-  const body = (await res.json()) as { characters?: { id: string }[]; items?: { id: string }[] };
-  const id = (body.characters ?? body.items ?? [])[0]?.id;
-  if (!id) throw new Error(`no character to chat with: ${JSON.stringify(body).slice(0, 300)}`);
-  return id;
-}
-
 /** Issue 15's targets per process: 1,000 streams on PostgreSQL + Redis, 200 on PGlite. */
 function targets(): string {
   const checks = [
