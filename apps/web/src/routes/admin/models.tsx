@@ -1,6 +1,7 @@
 import type { ModelDownload } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { BackupsPanel } from "../../features/admin-backups/backups-panel.tsx";
 import { ActiveModelCard } from "../../features/admin-models/active-model-card.tsx";
 import { adminModelsQuery, useActivateModel, useCurrentDownload } from "../../features/admin-models/api.ts";
 import { DownloadPanel } from "../../features/admin-models/download-panel.tsx";
@@ -78,6 +79,7 @@ export default function AdminModelsScreen() {
           />
           <CatalogList models={data.catalog} download={download} onStarted={onStarted} />
           <UrlDownloadForm busy={running} onStarted={onStarted} />
+          <BackupsPanel />
         </div>
       )}
     </Page>
