@@ -119,7 +119,12 @@ describe("ads in chat", () => {
       await signUp(context, `Fay Free ${width}`);
       // One exchange: 3 messages, not past the threshold.
       const short = await chatOf(context, character, 1);
+      // Opening the chat is logged for the operator's product analytics, without holding it up.
+      const opened = page.waitForResponse(
+        (r) => r.url().endsWith("/api/event") && (r.request().postData() ?? "").includes('"open_chat"'),
+      );
       await openChat(page, character, short);
+      expect((await opened).status()).toBe(204);
       await page.waitForLoadState("networkidle");
       expect(await adSlots(page).count()).toBe(0);
 
