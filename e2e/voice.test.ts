@@ -157,6 +157,34 @@ describe("voice", () => {
       await context.close();
     });
 
+    it(`a guest is asked to sign up and has no voice menu (${width} px)`, async () => {
+      const owner = await newPage(browser, server, { width });
+      await signUp(owner.context, `Owner ${width}`);
+      const character = await createCharacter(owner.context, `Keeper Guest ${width}`);
+      await owner.context.close();
+      const { context, page, pageErrors } = await newPage(browser, server, { width });
+      await page.goto("/sign-in");
+      await page.getByRole("button", { name: "Continue as guest" }).click();
+      await page.getByText("You're chatting as a guest. Your chats are not saved.").waitFor();
+      await openChat(page, character);
+      const row = page.locator('[data-role="bot"]').first();
+      await row.hover();
+      await row.getByRole("button", { name: "Listen" }).click();
+      const prompt = page.getByRole("dialog", { name: "Sign up to hear replies" });
+      await prompt.waitFor();
+      expect(await prompt.getByRole("link", { name: "Sign Up Free" }).getAttribute("href")).toContain(
+        "/sign-up",
+      );
+      await checkA11y(page);
+      await shot(page, `guest-${width}`);
+      await prompt.getByRole("button", { name: "Not now" }).click();
+      await openChatMenu(page);
+      expect(await page.getByRole("menuitem", { name: "Set Voice" }).count()).toBe(0);
+      await page.keyboard.press("Escape");
+      expect(pageErrors).toEqual([]);
+      await context.close();
+    });
+
     it(`a free member is offered the upgrade; the mic records with the browser's recognition (${width} px)`, async () => {
       const { context, page, pageErrors } = await newPage(browser, server, { width });
       await page.addInitScript(STUB_RECOGNITION);

@@ -8,6 +8,7 @@ import { Spinner } from "../../ui/spinner.tsx";
 import { PlanRequiredDialog } from "../chat/plan-required-dialog.tsx";
 import { readSkipActions, streamMessageAudio, voicesQuery } from "./api.ts";
 import { SentencePlayer } from "./player.ts";
+import { SignUpForVoiceDialog } from "./sign-up-dialog.tsx";
 
 type State = "idle" | "loading" | "playing";
 
@@ -15,13 +16,14 @@ type State = "idle" | "loading" | "playing";
  * Listen / Stop on a bot message (§2 action row, §4 Voice button: idle, play, stop). The audio
  * streams one sentence piece at a time and plays as it comes. Without TTS the button opens the
  * upgrade modal (§5 "Voice features need TTS access and a premium user"); guests have no voice
- * (§6) and the button is not shown, nor where the server has no voice.
+ * and get the sign-up prompt (§6). Not shown where the server has no voice.
  */
 export function ListenButton({ messageId, className }: { messageId: string; className: string }) {
   const me = useMe();
-  const voices = useQuery({ ...voicesQuery, enabled: Boolean(me && !me.is_guest) });
+  const voices = useQuery({ ...voicesQuery, enabled: Boolean(me) });
   const [state, setState] = useState<State>("idle");
   const [upgrade, setUpgrade] = useState(false);
+  const [signUp, setSignUp] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const running = useRef<{ abort: AbortController; player: SentencePlayer } | null>(null);
 
@@ -40,10 +42,14 @@ export function ListenButton({ messageId, className }: { messageId: string; clas
     [],
   );
 
-  if (!me || me.is_guest || !voices.data?.enabled) return null;
+  if (!me || !voices.data?.enabled) return null;
   const allowed = me.permissions.includes("TTS");
 
   const start = async () => {
+    if (me.is_guest) {
+      setSignUp(true);
+      return;
+    }
     if (!allowed) {
       setUpgrade(true);
       return;
@@ -109,6 +115,7 @@ export function ListenButton({ messageId, className }: { messageId: string; clas
         </span>
       ) : null}
       <PlanRequiredDialog plan={upgrade ? "basic" : null} feature="Voice" onClose={() => setUpgrade(false)} />
+      <SignUpForVoiceDialog open={signUp} onClose={() => setSignUp(false)} />
     </>
   );
 }
