@@ -9,6 +9,21 @@ import { AdSlot, useAdRules } from "./ad-slot.tsx";
  * loaded; never beside a reply being written or a message the server has not stored.
  * Answers null when this viewer gets no ads.
  */
+/**
+ * The chat position an ad slot after this row would have, or null where there is none: past the
+ * rule's threshold at its interval, after a stored, finished message, and not beside the reply
+ * being written (`busyFrom`: the first row index a stream touches).
+ */
+export function adSlotAfterRow(
+  index: number,
+  row: ChatRow,
+  at: { rule: (after: number) => boolean; firstPosition: number; busyFrom: number },
+): number | null {
+  if (row.unsent || index >= at.busyFrom || row.message.state !== "complete") return null;
+  const after = at.firstPosition + index;
+  return at.rule(after) ? after : null;
+}
+
 export function useChatAds(
   conversation: Conversation,
   rows: ChatRow[],
@@ -24,9 +39,8 @@ export function useChatAds(
 
   const render = useCallback(
     (index: number, row: ChatRow): ReactNode => {
-      if (!rule || row.unsent || index >= busyFrom || row.message.state !== "complete") return null;
-      const after = firstPosition + index;
-      if (!rule(after)) return null;
+      const after = rule ? adSlotAfterRow(index, row, { rule, firstPosition, busyFrom }) : null;
+      if (after === null) return null;
       return (
         <AdSlot
           placement={{
