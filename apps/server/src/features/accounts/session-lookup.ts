@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { sessions, users } from "./schema.ts";
 
@@ -13,7 +13,7 @@ import { sessions, users } from "./schema.ts";
  */
 export type FastSession = (u: { cookie: string | undefined }) => Promise<SessionUserRow | undefined>;
 
-export type SessionUserRow = Awaited<ReturnType<typeof sessionUser>>[number]["user"];
+export type SessionUserRow = Awaited<ReturnType<ReturnType<typeof sessionUser>["execute"]>>[number]["user"];
 
 const lookups = new WeakMap<object, FastSession>();
 
@@ -28,6 +28,8 @@ interface AuthSettings {
 
 export function registerSessionLookup(auth: AuthSettings, db: Db): void {
   let settings: Promise<{ name: string; secret: string; expiresIn: number; updateAge: number }> | null = null;
+  // Built and prepared once: every signed-in request runs it.
+  const query = sessionUser(db);
   lookups.set(auth, async ({ cookie }) => {
     if (!cookie) return undefined;
     settings ??= auth.$context.then((ctx) => ({
@@ -39,7 +41,7 @@ export function registerSessionLookup(auth: AuthSettings, db: Db): void {
     const { name, secret, expiresIn, updateAge } = await settings;
     const token = signedToken(cookieValue(cookie, name), secret);
     if (!token) return undefined;
-    const [row] = await sessionUser(db, token);
+    const [row] = await query.execute({ token, now: new Date() });
     if (!row || row.session.impersonatedBy) return undefined;
     // better-auth moves the expiry on once the session is a day old: it does that write.
     const now = Date.now();
@@ -52,7 +54,7 @@ export function sessionLookupOf(auth: object): FastSession | undefined {
   return lookups.get(auth);
 }
 
-function sessionUser(db: Db, token: string) {
+function sessionUser(db: Db) {
   return db
     .select({
       session: { expiresAt: sessions.expiresAt, impersonatedBy: sessions.impersonatedBy },
@@ -72,8 +74,9 @@ function sessionUser(db: Db, token: string) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.token, token), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+    .where(and(eq(sessions.token, sql.placeholder("token")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .limit(1)
+    .prepare("hearth_session_user");
 }
 
 /** The cookie's value as better-call reads it (first of that name, quotes off, URI-decoded). */

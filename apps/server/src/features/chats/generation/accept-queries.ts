@@ -21,32 +21,7 @@ import { utcDay } from "./queries.ts";
  * prompt would use (the chat's, else their default, else their name; personas/prompt.ts's rule).
  */
 export async function acceptContext(db: Db, conversationId: string) {
-  const [row] = await db
-    .select({
-      conversation: conversations,
-      character: characters,
-      defaultModelId: users.defaultModelId,
-      llmMode: users.llmMode,
-      llmKeyEncrypted: users.llmApiKeyEncrypted,
-      ownerName: users.name,
-      sentToday: sql<number>`coalesce((select ${dailyUsage.messages} from ${dailyUsage}
-        where ${dailyUsage.userId} = ${conversations.userId} and ${dailyUsage.day} = ${utcDay()}), 0)`,
-      creatorBlocked: sql<boolean>`exists (select 1 from ${blockedCreators}
-        where ${blockedCreators.userId} = ${conversations.userId}
-          and ${blockedCreators.creatorUserId} = ${characters.creatorUserId})`,
-      persona: sql<{ id: string; name: string; highlights: string } | null>`(
-        select json_build_object('id', ${personas.id}, 'name', ${personas.name}, 'highlights', ${personas.highlights})
-        from ${personas}
-        where ${personas.userId} = ${conversations.userId}
-          and (${personas.id}::text = ${conversations.userPersonaId} or ${personas.isDefault})
-        order by (${personas.id}::text = ${conversations.userPersonaId}) is true desc
-        limit 1)`,
-    })
-    .from(conversations)
-    .innerJoin(users, eq(users.id, conversations.userId))
-    .leftJoin(characters, and(eq(characters.id, conversations.characterId), isNull(characters.deletedAt)))
-    .where(eq(conversations.id, conversationId))
-    .limit(1);
+  const [row] = await acceptContextQuery(db).execute({ conversationId, day: utcDay() });
   if (!row) return null;
   const p = typeof row.persona === "string" ? JSON.parse(row.persona) : row.persona;
   const persona: PromptPersona = p
@@ -62,6 +37,50 @@ export async function acceptContext(db: Db, conversationId: string) {
     creatorBlocked: Boolean(row.creatorBlocked),
     persona,
   };
+}
+
+/**
+ * acceptContext's statement, built once per database and prepared (issue 15 item 4: building
+ * this select's SQL was an eighth of an accept's CPU).
+ */
+const acceptContextQueries = new WeakMap<Db, ReturnType<typeof buildAcceptContext>>();
+function acceptContextQuery(db: Db) {
+  let query = acceptContextQueries.get(db);
+  if (!query) {
+    query = buildAcceptContext(db);
+    acceptContextQueries.set(db, query);
+  }
+  return query;
+}
+
+function buildAcceptContext(db: Db) {
+  return db
+    .select({
+      conversation: conversations,
+      character: characters,
+      defaultModelId: users.defaultModelId,
+      llmMode: users.llmMode,
+      llmKeyEncrypted: users.llmApiKeyEncrypted,
+      ownerName: users.name,
+      sentToday: sql<number>`coalesce((select ${dailyUsage.messages} from ${dailyUsage}
+        where ${dailyUsage.userId} = ${conversations.userId} and ${dailyUsage.day} = ${sql.placeholder("day")}), 0)`,
+      creatorBlocked: sql<boolean>`exists (select 1 from ${blockedCreators}
+        where ${blockedCreators.userId} = ${conversations.userId}
+          and ${blockedCreators.creatorUserId} = ${characters.creatorUserId})`,
+      persona: sql<{ id: string; name: string; highlights: string } | null>`(
+        select json_build_object('id', ${personas.id}, 'name', ${personas.name}, 'highlights', ${personas.highlights})
+        from ${personas}
+        where ${personas.userId} = ${conversations.userId}
+          and (${personas.id}::text = ${conversations.userPersonaId} or ${personas.isDefault})
+        order by (${personas.id}::text = ${conversations.userPersonaId}) is true desc
+        limit 1)`,
+    })
+    .from(conversations)
+    .innerJoin(users, eq(users.id, conversations.userId))
+    .leftJoin(characters, and(eq(characters.id, conversations.characterId), isNull(characters.deletedAt)))
+    .where(eq(conversations.id, sql.placeholder("conversationId")))
+    .limit(1)
+    .prepare("hearth_accept_context");
 }
 
 export interface SendTurn {
