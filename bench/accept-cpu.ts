@@ -14,7 +14,8 @@ import { startSteadyServer } from "./steady-openai-server.ts";
 
 const DRIVER = process.env.HEARTH_BENCH_DRIVER ?? "postgres";
 const SENDS = Number(process.env.HEARTH_BENCH_SENDS ?? 400);
-const root = path.resolve(import.meta.dirname, "..");
+// HEARTH_BENCH_ROOT: another checkout whose server to measure (before/after comparisons).
+const root = path.resolve(process.env.HEARTH_BENCH_ROOT ?? path.join(import.meta.dirname, ".."));
 const profDir = mkdtempSync(path.join(tmpdir(), "hearth-prof-"));
 const steady = await startSteadyServer({ intervalMs: 1, tokens: 2 });
 const modelsFile = path.join(profDir, "models.json");
