@@ -137,7 +137,14 @@ export async function restoreCommand(config: Config, file: string, opts: { force
   if (!existsSync(source)) throw new CliError(`${source} does not exist.`);
   if ((await stat(source)).isDirectory()) throw new CliError(`${source} is a folder, not a backup file.`);
   // The data directory is held even on PostgreSQL: its files and settings are replaced too.
-  const release = lockDataDir(config.dataDir, "restore");
+  let release: () => void;
+  try {
+    release = lockDataDir(config.dataDir, "restore");
+  } catch (error) {
+    // Its last line (commands may run beside a PostgreSQL server) does not hold for a restore.
+    if (error instanceof CliError) throw new CliError(error.message.split("\n").slice(0, 2).join("\n"));
+    throw error;
+  }
   try {
     let before: string | null = null;
     if (config.databaseUrl) {
@@ -147,12 +154,12 @@ export async function restoreCommand(config: Config, file: string, opts: { force
       } catch (error) {
         explain(error);
       }
-      // PostgreSQL replaces its data in the restore's transaction: the database as it was is kept here.
       const others = await otherConnections(config.databaseUrl);
       if (others > 0 && !opts.force)
         throw new CliError(
           `${others} other connection${others === 1 ? " is" : "s are"} open on this database: stop every Hearth process using it first (or pass --force if they are not Hearth).`,
         );
+      // PostgreSQL replaces its data in the restore's transaction: the database as it was is kept here.
       ensureDir(config.backups.dir);
       before = path.join(
         config.backups.dir,

@@ -62,9 +62,16 @@ export async function installBackups(app: FastifyInstance, deps: BackupsDeps): P
   }
   let control: ControlServer | null = null;
   if (deps.control) {
+    // Without it Hearth still serves; only `hearth backup` beside it is refused (and says so).
     control = await startControlServer(config.dataDir, {
       backup: (out) => service.toStream(out),
       log: app.log,
+    }).catch((err: unknown) => {
+      app.log.error(
+        { err },
+        "the backup control socket could not be opened: `hearth backup` cannot reach this server",
+      );
+      return null;
     });
   }
 

@@ -116,6 +116,7 @@ describe("hearth backup while Hearth runs on the embedded database", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("Hearth is running on this data directory");
     expect(refused.stderr).toContain("then run `hearth restore` again");
+    expect(refused.stderr).not.toContain("can run beside the server");
     expect(await server.stop()).toBe(0);
 
     // Restored into a fresh data directory: every account acknowledged before the backup began
