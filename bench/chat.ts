@@ -18,6 +18,11 @@ const MODEL = process.env.HEARTH_BENCH_MODEL ?? BUNDLED_MODEL_PATH;
 const SIZES = (process.env.HEARTH_BENCH_SIZES ?? "100,1000,10000").split(",").map(Number);
 const DRIVERS = (process.env.HEARTH_BENCH_DRIVERS ?? "pglite,postgres").split(",") as Driver[];
 const REPEATS = Number(process.env.HEARTH_BENCH_REPEATS ?? 20);
+/**
+ * HEARTH_BENCH_DURABILITY=off,1000,0: instead, PGlite on disk once per durability window (ms;
+ * `off` is PGlite as it ships, fsync off), written to its own section (decision 019).
+ */
+const DURABILITY = process.env.HEARTH_BENCH_DURABILITY?.split(",") ?? null;
 
 const storeAt10k: Record<string, number> = {};
 const acceptAt: Record<string, Record<number, number>> = {};
@@ -32,7 +37,7 @@ ServerResponse.prototype.write = function (this: ServerResponse, chunk: unknown,
   return (write as any).call(this, chunk, ...rest);
 } as typeof write;
 
-async function run(driver: Driver) {
+async function run(driver: Driver, label: string = driver) {
   const h = await startTestHearth({
     driver,
     redis: driver === "postgres",
@@ -107,7 +112,7 @@ async function run(driver: Driver) {
       open.push(performance.now() - t3);
     }
     rows.push(
-      `| ${driver} | ${size.toLocaleString("en")} | ${ms(median(store))} | ${ms(median(accept))} | ${ms(median(acceptRead))} | ${ms(median(prompt))} | ${ms(median(open))} |`,
+      `| ${label} | ${size.toLocaleString("en")} | ${ms(median(store))} | ${ms(median(accept))} | ${ms(median(acceptRead))} | ${ms(median(prompt))} | ${ms(median(open))} |`,
     );
     storeAt10k[driver] = median(store);
     acceptAt[driver] = { ...acceptAt[driver], [size]: median(accept) };
@@ -118,6 +123,33 @@ async function run(driver: Driver) {
 }
 
 const rows: string[] = [];
+if (DURABILITY) {
+  for (const window of DURABILITY) {
+    process.env.TEST_PGLITE_ON_DISK = window;
+    rows.push(
+      ...(await run(
+        "pglite",
+        window === "off" ? "PGlite on disk, fsync off (before)" : `PGlite on disk, window ${window} ms`,
+      )),
+    );
+  }
+  delete process.env.TEST_PGLITE_ON_DISK;
+  const table = [
+    "| database | messages in the chat | store one message | accept a message (request → `started` sent) | … read by the in-process client | build the prompt | open the chat (first page) |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+  writeSection(
+    "chat-durability",
+    `## Chat: the cost of durable embedded writes
+
+Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average ${loadavg()[0]?.toFixed(1)} when it ended, medians of ${REPEATS} messages per size: the chat benchmark above (same columns) on PGlite in a data directory on disk, as \`hearth start\` opens it, before durable writes (fsync off, as PGlite ships) and with them at each durability window (\`HEARTH_DURABILITY_WINDOW_MS\`, decision 019; 1000 is the default, 0 fsyncs every commit). Rerun: \`HEARTH_BENCH_DURABILITY=${DURABILITY.join(",")} HEARTH_BENCH_SIZES=${SIZES.join(",")} HEARTH_BENCH_REPEATS=${REPEATS} npx tsx bench/chat.ts\`.
+
+${table}`,
+  );
+  console.log(table);
+  process.exit(0);
+}
 for (const driver of DRIVERS) rows.push(...(await run(driver)));
 const table = [
   "| database | messages in the chat | store one message | accept a message (request → `started` sent) | … read by the in-process client | build the prompt | open the chat (first page) |",

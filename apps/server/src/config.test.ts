@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
+import { databaseTarget } from "./db/client.ts";
 
 describe("HEARTH_TRUSTED_ORIGINS", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-config-"));
@@ -108,6 +109,35 @@ describe("HEARTH_BACKUP_EVERY, HEARTH_BACKUP_KEEP, HEARTH_BACKUP_DIR", () => {
     expect(() => backups({ HEARTH_BACKUP_EVERY: "1m" })).toThrow(/at least 5m/);
     for (const bad of ["0", "-2", "two", "1.5"]) {
       expect(() => backups({ HEARTH_BACKUP_KEEP: bad }), bad).toThrow(/HEARTH_BACKUP_KEEP/);
+    }
+  });
+});
+
+describe("HEARTH_DURABILITY_WINDOW_MS", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-config-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const load = (env: Record<string, string>) => loadConfig({ HEARTH_DATA_DIR: dataDir, ...env });
+
+  it("may lose at most 1 s of acknowledged embedded writes by default; 0 fsyncs every commit", () => {
+    expect(load({}).durabilityWindowMs).toBe(1000);
+    expect(load({ HEARTH_DURABILITY_WINDOW_MS: "0" }).durabilityWindowMs).toBe(0);
+    expect(load({ HEARTH_DURABILITY_WINDOW_MS: "250" }).durabilityWindowMs).toBe(250);
+  });
+
+  it("reaches the embedded database's target, and not PostgreSQL's (which keeps its own fsync)", () => {
+    expect(databaseTarget(load({ HEARTH_DURABILITY_WINDOW_MS: "250" }))).toEqual({
+      pgliteDir: path.join(dataDir, "db"),
+      durabilityWindowMs: 250,
+    });
+    expect(databaseTarget(load({ DATABASE_URL: "postgres://db/hearth" }))).toEqual({
+      url: "postgres://db/hearth",
+    });
+  });
+
+  it("refuses negatives, fractions, words and more than a minute, naming the variable", () => {
+    for (const bad of ["-1", "1.5", "soon", "off", "60001"]) {
+      expect(() => load({ HEARTH_DURABILITY_WINDOW_MS: bad }), bad).toThrow(ConfigError);
+      expect(() => load({ HEARTH_DURABILITY_WINDOW_MS: bad }), bad).toThrow(/HEARTH_DURABILITY_WINDOW_MS/);
     }
   });
 });

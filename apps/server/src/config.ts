@@ -15,6 +15,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   HEARTH_DATA_DIR: z.string().default("./data"),
+  /** Embedded database: at most this many milliseconds of acknowledged writes can be lost on power loss (0: none). */
+  HEARTH_DURABILITY_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -165,6 +167,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * Embedded database (PGlite) only: commits' WAL is fsynced in batches, so at most this many
+   * milliseconds of acknowledged writes can be lost on power loss; 0 fsyncs at every commit.
+   */
+  durabilityWindowMs: number;
   publicUrl: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -350,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    durabilityWindowMs: e.HEARTH_DURABILITY_WINDOW_MS,
     publicUrl: e.PUBLIC_URL ?? null,
     databaseUrl: e.DATABASE_URL || null,
     redisUrl: e.REDIS_URL || null,

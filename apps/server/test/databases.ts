@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { type Database, openDatabase } from "../src/db/client.ts";
 
@@ -19,8 +22,31 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * TEST_PGLITE_ON_DISK (benchmarks): PGlite in a fresh directory instead of in memory, with this
+ * durability window in ms (decision 019), or `off` for PGlite as it ships (fsync off).
+ */
+async function pgliteOnDisk(window: string): Promise<TestDatabase> {
+  const dir = mkdtempSync(path.join(tmpdir(), "hearth-pglite-"));
+  const database = await openDatabase({
+    pgliteDir: path.join(dir, "db"),
+    durabilityWindowMs: window === "off" ? null : Number(window),
+  });
+  await database.migrate();
+  return {
+    database,
+    url: null,
+    async drop() {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
   if (driver === "pglite") {
+    const onDisk = process.env.TEST_PGLITE_ON_DISK;
+    if (onDisk) return pgliteOnDisk(onDisk);
     const database = await openDatabase({ pgliteDir: null });
     await database.migrate();
     return { database, url: null, drop: () => database.close() };

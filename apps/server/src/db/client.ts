@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { openDurablePglite } from "./durable-pglite.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -39,17 +40,41 @@ const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
 /** Any fixed number: the key of the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_KEY = 7_201_911;
 
-export type DatabaseTarget = { url: string } | { pgliteDir: string | null };
+export type DatabaseTarget =
+  | { url: string }
+  | {
+      /** The data directory, or null for a database in memory (tests). */
+      pgliteDir: string | null;
+      /**
+       * At most this many milliseconds of acknowledged commits can be lost on power loss (decision
+       * 019; default 1000, 0 fsyncs every commit). null turns durable writes off, as PGlite ships:
+       * only benchmarks and tests that measure that difference use it.
+       */
+      durabilityWindowMs?: number | null;
+    };
+
+/** Hearth's default for HEARTH_DURABILITY_WINDOW_MS. */
+export const DEFAULT_DURABILITY_WINDOW_MS = 1000;
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite under the data directory. */
-export function databaseTarget(config: { databaseUrl: string | null; dataDir: string }): DatabaseTarget {
-  return config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, "db") };
+export function databaseTarget(config: {
+  databaseUrl: string | null;
+  dataDir: string;
+  durabilityWindowMs?: number;
+}): DatabaseTarget {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  return {
+    pgliteDir: path.join(config.dataDir, "db"),
+    durabilityWindowMs: config.durabilityWindowMs ?? DEFAULT_DURABILITY_WINDOW_MS,
+  };
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite (in memory when the dir is null). */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ("url" in target) return openPostgres(target.url);
-  return openPglite(target.pgliteDir);
+  const window =
+    target.durabilityWindowMs === undefined ? DEFAULT_DURABILITY_WINDOW_MS : target.durabilityWindowMs;
+  return openPglite(target.pgliteDir, window);
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -78,11 +103,17 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dir: string | null): Promise<Database> {
+async function openPglite(dir: string | null, durabilityWindowMs: number | null): Promise<Database> {
   // pgvector comes with PGlite (its own package): memory vectors may use it (decision 014).
-  const client = dir
-    ? await PGlite.create(path.resolve(dir), { extensions: { vector } })
-    : await PGlite.create({ extensions: { vector } });
+  const extensions = { vector };
+  // On disk, acknowledged writes reach the disk within the window (decision 019).
+  const durable =
+    dir && durabilityWindowMs !== null
+      ? await openDurablePglite(dir, { extensions }, { windowMs: durabilityWindowMs })
+      : null;
+  const client =
+    durable?.client ??
+    (dir ? await PGlite.create(path.resolve(dir), { extensions }) : await PGlite.create({ extensions }));
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Db;
   return {
@@ -92,7 +123,7 @@ async function openPglite(dir: string | null): Promise<Database> {
     async ping() {
       await client.query("select 1");
     },
-    close: () => client.close(),
+    close: () => (durable ? durable.close() : client.close()),
     // Between transactions: PGlite's query() and transaction() both wait on this lock.
     dumpDataDir: () => client._runExclusiveTransaction(() => client.dumpDataDir("none")),
   };
