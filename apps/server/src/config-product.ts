@@ -22,6 +22,8 @@ export const productEnv = {
   HEARTH_ADS_INTERVAL: z.coerce.number().int().min(1).max(100_000).default(10),
   /** The external ad server's bid address (HEARTH_ADS=external): an OpenRTB-style JSON POST. */
   HEARTH_ADS_URL: z.url().optional(),
+  /** Origins ad images may be loaded from (comma-separated, e.g. `https://cdn.ads.example`); the CSP allows them. */
+  HEARTH_ADS_IMAGE_ORIGINS: z.string().default(""),
   /** How long the chat waits for the external ad server before showing no ad. */
   HEARTH_ADS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(800),
   /** Chat-UI events (open, send, regenerate…) are kept for product analytics; partner mode never. */
@@ -41,6 +43,8 @@ export interface ProductConfig {
     provider: "house" | "external" | "off";
     minMessages: number;
     interval: number;
+    /** Origins ad images may come from (the Content-Security-Policy's img-src). */
+    imageOrigins: string[];
     /** The external ad server; null unless HEARTH_ADS=external. */
     external: { url: string; timeoutMs: number } | null;
   };
@@ -51,6 +55,16 @@ export interface ProductConfig {
 export function productConfig(e: ProductEnv): ProductConfig | string {
   if (e.HEARTH_ADS === "external" && !e.HEARTH_ADS_URL) {
     return "HEARTH_ADS=external needs HEARTH_ADS_URL (the ad server's address)";
+  }
+  const imageOrigins: string[] = [];
+  for (const given of e.HEARTH_ADS_IMAGE_ORIGINS.split(",")
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    const url = URL.parse(given);
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+      return `HEARTH_ADS_IMAGE_ORIGINS: "${given}" is not an http(s) origin`;
+    }
+    imageOrigins.push(url.origin);
   }
   return {
     flags: {
@@ -63,6 +77,7 @@ export function productConfig(e: ProductEnv): ProductConfig | string {
       provider: e.HEARTH_ADS,
       minMessages: e.HEARTH_ADS_MIN_MESSAGES,
       interval: e.HEARTH_ADS_INTERVAL,
+      imageOrigins,
       external:
         e.HEARTH_ADS === "external" && e.HEARTH_ADS_URL
           ? { url: e.HEARTH_ADS_URL, timeoutMs: e.HEARTH_ADS_TIMEOUT_MS }

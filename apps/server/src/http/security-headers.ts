@@ -14,7 +14,7 @@ import type { Config } from "../config.ts";
  * - framed by no one, or only by the configured trusted origins (partner mode); the 3-D Secure
  *   return page is framed by Hearth's own checkout, so it allows 'self'.
  */
-type HeaderConfig = Pick<Config, "trustedOrigins" | "storage"> & Partial<Pick<Config, "billing">>;
+type HeaderConfig = Pick<Config, "trustedOrigins" | "storage"> & Partial<Pick<Config, "billing" | "product">>;
 
 /** The page a 3-D Secure challenge returns to, inside the checkout's own frame. */
 export const FRAMED_BY_SELF = "/checkout/3ds-complete";
@@ -30,7 +30,9 @@ function stripeOrigins(config: HeaderConfig) {
 
 export function contentSecurityPolicy(config: HeaderConfig, opts: { framedBySelf?: boolean } = {}): string {
   const s3 = config.storage.s3?.publicUrl;
-  const images = ["'self'", "data:", "blob:", ...(s3 ? [new URL(s3).origin] : [])];
+  // Ad images may come from the origins the operator names (HEARTH_ADS_IMAGE_ORIGINS).
+  const adImages = config.product?.ads.imageOrigins ?? [];
+  const images = ["'self'", "data:", "blob:", ...(s3 ? [new URL(s3).origin] : []), ...adImages];
   const ancestors =
     config.trustedOrigins.length > 0 || opts.framedBySelf ? ["'self'", ...config.trustedOrigins] : ["'none'"];
   const stripe = stripeOrigins(config);

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import type { AdminAd, AdSlot, AdStats, AppSettings, ConversationCreated } from "@hearth/contract";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
+import { loadConfig } from "../../config.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
 import { messages } from "../chats/schema.ts";
 import { deleteEventsBefore } from "./queries.ts";
@@ -72,7 +74,11 @@ describe.each(drivers)("ads and product events on %s", (driver) => {
     adServer = await startAdServer();
     h = await startTestHearth({
       driver,
-      env: { HEARTH_EVENTS_PER_MINUTE: "6", HEARTH_FLAG_NEW_PROFILE: "true" },
+      env: {
+        HEARTH_EVENTS_PER_MINUTE: "6",
+        HEARTH_FLAG_NEW_PROFILE: "true",
+        HEARTH_ADS_IMAGE_ORIGINS: "https://cdn.ads.example/x",
+      },
     });
     partner = await startTestHearth({ driver, env: { HEARTH_EDITION: "partner" } });
     external = await startTestHearth({
@@ -136,6 +142,14 @@ describe.each(drivers)("ads and product events on %s", (driver) => {
   it("serves app settings from configuration, and partner mode turns ads and analytics off", async () => {
     const res = await api(h).get("/api/app-settings");
     expect(res.statusCode).toBe(200);
+    // Ad images may come from the origins the operator names.
+    expect(String(res.headers["content-security-policy"])).toMatch(
+      /img-src [^;]*https:\/\/cdn\.ads\.example/,
+    );
+    expect(() => loadConfig({ HEARTH_DATA_DIR: tmpdir(), HEARTH_ADS_IMAGE_ORIGINS: "ftp://x" })).toThrow(
+      /HEARTH_ADS_IMAGE_ORIGINS/,
+    );
+    expect(() => loadConfig({ HEARTH_DATA_DIR: tmpdir(), HEARTH_ADS: "external" })).toThrow(/HEARTH_ADS_URL/);
     const settings = res.json<AppSettings>();
     expect(settings.flags).toEqual({
       new_profile: true,
