@@ -63,10 +63,35 @@ export class TarWriter {
   constructor(target: string | Writable) {
     this.out = typeof target === "string" ? createWriteStream(target, { mode: 0o600 }) : target;
     this.gzip.pipe(this.out);
+    // A destination that fails or goes away (a command that stopped listening) ends the backup,
+    // rather than leaving it waiting for room forever.
+    this.out.on("error", (error) => {
+      this.failure ??= error;
+    });
+    this.out.on("close", () => {
+      if (!this.closing) this.failure ??= new Error("The backup's destination closed before the end.");
+    });
   }
 
+  private failure: Error | null = null;
+  private closing = false;
+
   private async write(chunk: Buffer): Promise<void> {
-    if (!this.gzip.write(chunk)) await new Promise<void>((resolve) => this.gzip.once("drain", resolve));
+    if (this.failure) throw this.failure;
+    if (this.gzip.write(chunk)) return;
+    await new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        clearInterval(watch);
+        this.gzip.off("drain", settle);
+        if (this.failure) reject(this.failure);
+        else resolve();
+      };
+      this.gzip.once("drain", settle);
+      // The failure handlers above run first; this notices them without another listener set.
+      const watch = setInterval(() => {
+        if (this.failure) settle();
+      }, 200);
+    });
   }
 
   private async head(name: string, size: number): Promise<void> {
@@ -110,12 +135,14 @@ export class TarWriter {
 
   async close(): Promise<void> {
     await this.write(Buffer.alloc(BLOCK * 2));
+    this.closing = true;
     this.gzip.end();
     await finished(this.out);
   }
 
   /** Stops writing (on a failure); the caller removes the partial file. */
   async abort(): Promise<void> {
+    this.closing = true;
     this.gzip.destroy();
     this.out.destroy();
     await finished(this.out).catch(() => {});

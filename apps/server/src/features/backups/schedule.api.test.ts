@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import type { AdminBackups, ApiError, Health } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/databases.ts";
@@ -125,6 +126,16 @@ describe("the schedule and rotation (a fake clock, the job called directly)", ()
     expect(await s.schedule.tick()).toBeNull();
     s.advance(RETRY_AFTER_FAILURE_MS);
     expect(await s.schedule.tick()).not.toBeNull();
+  }, 120_000);
+
+  it("a command that stops reading mid-backup does not hold up the next backup", async () => {
+    const s = setUp({ everyMs: HOUR, keep: 3 });
+    // A reader that takes nothing, then goes away.
+    const stalled = new Writable({ highWaterMark: 1024, write: () => {} });
+    setTimeout(() => stalled.destroy(), 300);
+    await expect(s.service.toStream(stalled)).rejects.toThrow();
+    const next = await s.service.toFile("command");
+    expect(next.size_bytes).toBeGreaterThan(0);
   }, 120_000);
 
   it("never overlaps: a tick during a run joins it", async () => {
