@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Languages } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
+import { useNotice } from "../../lib/app-settings.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
@@ -37,7 +38,7 @@ export function TranslationsPanel({ characterId }: { characterId: string }) {
   const remove = useDeleteTranslation(characterId);
   const [language, setLanguage] = useState("");
   const [values, setValues] = useState<Values>(empty);
-  const [notice, setNotice] = useState("");
+  const [notice, setNotice] = useNotice();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Megaphone } from "lucide-react";
-import { useState } from "react";
 import { AdForm } from "../../features/admin-ads/ad-form.tsx";
 import { AdItem } from "../../features/admin-ads/ad-list.tsx";
 import { adminAdsQuery } from "../../features/admin-ads/api.ts";
 import { LoadErrorBanner } from "../../features/shell/load-error-banner.tsx";
+import { useNotice } from "../../lib/app-settings.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { Card } from "../../ui/card.tsx";
 import { EmptyState } from "../../ui/empty-state.tsx";
@@ -21,7 +21,7 @@ const PROVIDER_NOTE = {
 /** Admin → Ads (issue 17): house ads for free members' chats, with views, clicks and CTR by day. */
 export default function AdminAdsScreen() {
   const ads = useQuery(adminAdsQuery);
-  const [notice, setNotice] = useState("");
+  const [notice, setNotice] = useNotice();
   return (
     <Page>
       <PageHeader
