@@ -17,7 +17,12 @@ import { openDurablePglite } from "./durable-pglite.ts";
  * cut would leave it (test/power-cut.ts: only what was fsynced, plus any blocks the kernel may
  * have written back). Each image and the killed directory must open, pass amcheck (every B-tree
  * with heapallindexed, every table's heap with its TOAST) and hold every commit acknowledged
- * more than the window before the cut (after a kill: every acknowledged commit).
+ * more than the window before the cut (after a kill: every acknowledged commit). The window is
+ * counted on the writer's clock, which leaves out the time the machine did not run it.
+ *
+ * Longer runs: HEARTH_CRASH_ROUNDS=20. HEARTH_CRASH_SEED picks the random choices (timing still
+ * varies), HEARTH_CRASH_KEEP=dir keeps failing images and logs, HEARTH_CRASH_TRACE=1 logs every
+ * fsync of the writer too.
  */
 const WINDOW_MS = 400;
 const ROUNDS = Number(process.env.HEARTH_CRASH_ROUNDS ?? 3);
