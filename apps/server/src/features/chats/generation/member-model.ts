@@ -33,8 +33,16 @@ export function memberBackendChooser(deps: { db: Db; config: Config; inference: 
       model: deps.config.userLlm.model,
       contextSize: entry.context_size ?? entry.tokens,
     });
-  return async (userId: string, entry: RegistryEntry, memberKey: boolean): Promise<LlmBackend> => {
-    const setting = await memberLlm(deps.db, deps.config.secret, userId);
+  return async (
+    userId: string,
+    entry: RegistryEntry,
+    memberKey: boolean,
+    /** The member's stored setting where the caller read it already (the worker's context). */
+    stored?: { mode: MemberLlm["mode"]; encryptedKey: string | null },
+  ): Promise<LlmBackend> => {
+    const setting: MemberLlm = stored
+      ? { mode: stored.mode, key: decryptLlmKey(deps.config.secret, stored.encryptedKey) }
+      : await memberLlm(deps.db, deps.config.secret, userId);
     if (!setting.key || setting.mode === "disabled") return deps.inference.backend(entry.id);
     if (memberKey) return own(setting, entry);
     try {

@@ -6,14 +6,13 @@ import type { EmbeddingBackend } from "../../../ports/embeddings.ts";
 import type { LlmBackend, LlmEvent } from "../../../ports/llm.ts";
 import { LlmError } from "../../../ports/llm.ts";
 import { findViewer } from "../../accounts/index.ts";
-import { findCharacter } from "../../characters/index.ts";
 import type { InferenceService, RegistryEntry } from "../../inference/index.ts";
 import type { MemorySite } from "../../memories/index.ts";
-import { resolvePersonaForPrompt } from "../../personas/index.ts";
 import { toMessage } from "../mappers.ts";
 import { buildPromptWithin, type HistoryMessage, type PromptMode, PromptTooLongError } from "../prompt.ts";
-import { findConversation, historyWithin, writeReply } from "../queries.ts";
+import { historyWithin, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
+import { acceptContext } from "./accept-queries.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
 import {
@@ -46,7 +45,12 @@ export interface WorkerDeps {
   /** Memory vectors' embedding model, where they are on (app.ts decides). */
   memoryEmbedder?: EmbeddingBackend | null;
   /** The backend for a member's reply (their own key by their mode, member-model.ts); else the server's. */
-  backendFor?: (userId: string, entry: RegistryEntry, memberKey: boolean) => Promise<LlmBackend>;
+  backendFor?: (
+    userId: string,
+    entry: RegistryEntry,
+    memberKey: boolean,
+    stored?: { mode: "disabled" | "enabled" | "hybrid"; encryptedKey: string | null },
+  ) => Promise<LlmBackend>;
   /** How often the heartbeat is written: a quarter of the dead-worker limit (HEARTH_WORKER_STALE_S). */
   heartbeatMs?: number;
 }
@@ -92,21 +96,22 @@ export async function runGeneration(
   let target: MessageRow | null = null;
   try {
     // Reads that do not depend on each other go at once: every round trip here is first-token time.
-    const [conversation, viewer] = await Promise.all([
-      findConversation(db, gen.conversationId),
+    // The same one-statement read as the accept (conversation, live character, persona, the
+    // member's model setting), beside the viewer's permissions.
+    const [context, viewer] = await Promise.all([
+      acceptContext(db, gen.conversationId),
       findViewer(db, gen.userId),
     ]);
-    if (!conversation) throw new LlmError("This conversation no longer exists.", "bad_request");
-    const [found, persona] = await Promise.all([
-      findCharacter(db, conversation.characterId),
-      resolvePersonaForPrompt(db, gen.userId, conversation.userPersonaId),
-    ]);
-    const character = found?.character;
+    if (!context) throw new LlmError("This conversation no longer exists.", "bad_request");
+    const { conversation, character, persona } = context;
     if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = deps.backendFor
-      ? await deps.backendFor(gen.userId, entry, gen.capacityKey === MEMBER_KEY_CAPACITY.key)
+      ? await deps.backendFor(gen.userId, entry, gen.capacityKey === MEMBER_KEY_CAPACITY.key, {
+          mode: context.llmMode,
+          encryptedKey: context.llmKeyEncrypted,
+        })
       : await deps.inference.backend(entry.id);
     const { window: budget, sampling } = generationBudget(
       viewer.permissions,
