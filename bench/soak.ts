@@ -4,12 +4,13 @@
 // V8 heap, from its /metrics), so growth over time shows.
 // Run: npx tsx bench/soak.ts   (writes its section of docs/PERFORMANCE.md)
 // Env: HEARTH_SOAK_CONFIGS=pglite,pg  HEARTH_SOAK_STREAMS=200  HEARTH_SOAK_MINUTES=10
-//      HEARTH_SOAK_TOKENS=100 (per reply, one every 20 ms)  HEARTH_BENCH_WRITE=0 (print only)
+//      HEARTH_SOAK_TOKENS=100 (per reply, one every 20 ms)  HEARTH_SOAK_PAUSE_S=10 (a guest's
+//      pause between a reply's end and its next message; 0: at once)  HEARTH_BENCH_WRITE=0 (print only)
 
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../apps/server/test/databases.ts";
 import {
@@ -29,6 +30,7 @@ const INTERVAL_MS = 20;
 const TOKENS = Number(process.env.HEARTH_SOAK_TOKENS ?? 100);
 const STREAMS = Number(process.env.HEARTH_SOAK_STREAMS ?? 200);
 const MINUTES = Number(process.env.HEARTH_SOAK_MINUTES ?? 10);
+const PAUSE_S = Number(process.env.HEARTH_SOAK_PAUSE_S ?? 10);
 const CONFIGS = (process.env.HEARTH_SOAK_CONFIGS ?? "pglite,pg").split(",").filter(Boolean);
 const ROOT = path.resolve(path.join(import.meta.dirname, ".."));
 
@@ -58,6 +60,7 @@ interface Minute {
   heapMb: number;
 }
 const sections: string[] = [];
+const loadAtStart = loadavg()[0] ?? 0;
 
 for (const config of CONFIGS) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-soak-data-"));
@@ -109,8 +112,10 @@ for (const config of CONFIGS) {
   const errors = new Map<string, number>();
   await Promise.all(
     guests.map(async (guest) => {
-      // Arrivals spread over one reply's length, then each guest sends again as its reply ends.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * TOKENS * INTERVAL_MS));
+      // Arrivals spread over one reply's length and pause, then each guest keeps its rhythm.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * (TOKENS * INTERVAL_MS + PAUSE_S * 1000)),
+      );
       while (performance.now() < end) {
         const sentAt = performance.now();
         const result: StreamResult = await stream(guest, signal);
@@ -122,8 +127,9 @@ for (const config of CONFIGS) {
         } else {
           m.errors += 1;
           errors.set(result.error ?? "?", (errors.get(result.error ?? "?") ?? 0) + 1);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
         }
+        // A person reads the reply and writes the next message (an error: a second before retrying).
+        await new Promise((resolve) => setTimeout(resolve, result.ok ? PAUSE_S * 1000 : 1000));
       }
     }),
   );
@@ -143,7 +149,7 @@ for (const config of CONFIGS) {
   const failed = minutes.reduce((s, m) => s + m.errors, 0);
   const section = `### ${label}, ${STREAMS} chats, ${MINUTES} min
 
-${total} replies, ${failed} errors${errors.size ? ` (${[...errors].map(([e, n]) => `${e}: ${n}`).join(", ")})` : ""}; Hearth's CPU ${Math.round(cpu * 100)}% of a core on average; memory (RSS / V8 heap used) ${memory.start.rssMb.toFixed(0)} / ${memory.start.heapMb.toFixed(0)} MB after the guests signed in, ${memory.end.rssMb.toFixed(0)} / ${memory.end.heapMb.toFixed(0)} MB at the end.
+Load average ${loadAtStart.toFixed(1)} when the run began, ${(loadavg()[0] ?? 0).toFixed(1)} when this database's part ended. ${total} replies, ${failed} errors${errors.size ? ` (${[...errors].map(([e, n]) => `${e}: ${n}`).join(", ")})` : ""}; Hearth's CPU ${Math.round(cpu * 100)}% of a core on average; memory (RSS / V8 heap used) ${memory.start.rssMb.toFixed(0)} / ${memory.start.heapMb.toFixed(0)} MB after the guests signed in, ${memory.end.rssMb.toFixed(0)} / ${memory.end.heapMb.toFixed(0)} MB at the end.
 
 | minute | replies | errors | first token, added (p50 / p99) | per token, added (p50 / p99) | RSS / heap at the minute's end (MB) |
 |---|---|---|---|---|---|
@@ -159,7 +165,7 @@ if (process.env.HEARTH_BENCH_WRITE !== "0") {
     "soak",
     `## Soak
 
-Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. One \`hearth start\` process per database, ${STREAMS} guests each in their own chat sending a message the moment their previous reply ends, for ${MINUTES} minutes, against the stand-in OpenAI-compatible server (\`bench/steady-openai-server.ts\`, ${TOKENS} tokens per reply, one every ${INTERVAL_MS} ms). "Added" times are as in "Concurrent streams" (Hearth's share, the stand-in's own pace taken out). Memory is read from the process's \`/metrics\` (\`process_resident_memory_bytes\`, \`nodejs_heap_size_used_bytes\`). Rerun: \`npx tsx bench/soak.ts\`.
+Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. One \`hearth start\` process per database, ${STREAMS} guests each in their own chat sending a message ${PAUSE_S > 0 ? `${PAUSE_S} s after` : "the moment"} their previous reply ends (about ${Math.round(STREAMS / ((TOKENS * INTERVAL_MS) / 1000 + PAUSE_S))} messages a second when Hearth keeps pace), for ${MINUTES} minutes, against the stand-in OpenAI-compatible server (\`bench/steady-openai-server.ts\`, ${TOKENS} tokens per reply, one every ${INTERVAL_MS} ms). "Added" times are as in "Concurrent streams" (Hearth's share, the stand-in's own pace taken out). Memory is read from the process's \`/metrics\` (\`process_resident_memory_bytes\`, \`nodejs_heap_size_used_bytes\`). Rerun: \`npx tsx bench/soak.ts\`.
 
 ${sections.join("\n")}`,
   );
