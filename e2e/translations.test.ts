@@ -33,8 +33,8 @@ describe("character translations", () => {
       await page.getByText("Translations", { exact: true }).click();
       const form = page.getByRole("form", { name: "Translation" });
       await form.getByLabel("Language code (es, pt-br…)").fill("es");
-      await form.getByLabel("Title").fill("Guardián del faro");
-      await form.getByLabel("Greeting").fill("*recorta la mecha* Otra tormenta esta noche.");
+      await form.getByLabel("Translated title").fill("Guardián del faro");
+      await form.getByLabel("Translated greeting").fill("*recorta la mecha* Otra tormenta esta noche.");
       await shot(page, `translations-editor-${width}`);
       await form.getByRole("button", { name: "Save translation" }).click();
       await page.getByRole("status").filter({ hasText: "Translation es saved." }).waitFor();
