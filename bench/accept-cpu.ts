@@ -4,11 +4,11 @@
 // (self time by function and by package), the accept's median and its CPU per request.
 // Run: npx tsx bench/accept-cpu.ts   (HEARTH_BENCH_DRIVER=postgres|pglite)
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, TEST_REDIS_URL } from "../apps/server/test/databases.ts";
-import { type Client, newClient, startHearth } from "./concurrency-lib.ts";
+import { type Client, newClient, standInEnv, startHearth } from "./concurrency-lib.ts";
 import { median } from "./report.ts";
 import { startSteadyServer } from "./steady-openai-server.ts";
 
@@ -18,27 +18,8 @@ const SENDS = Number(process.env.HEARTH_BENCH_SENDS ?? 400);
 const root = path.resolve(process.env.HEARTH_BENCH_ROOT ?? path.join(import.meta.dirname, ".."));
 const profDir = mkdtempSync(path.join(tmpdir(), "hearth-prof-"));
 const steady = await startSteadyServer({ intervalMs: 1, tokens: 2 });
-const modelsFile = path.join(profDir, "models.json");
-writeFileSync(
-  modelsFile,
-  JSON.stringify({
-    models: [
-      {
-        id: "steady",
-        name: "Steady",
-        slots: 4000,
-        backend: { type: "openai", base_url: steady.url, model: "steady" },
-      },
-    ],
-  }),
-);
 const env: Record<string, string> = {
-  HEARTH_MODELS_FILE: modelsFile,
-  HEARTH_DAILY_LIMIT_GUEST: "0",
-  HEARTH_RATE_LIMIT: "0",
-  HEARTH_GUEST_SIGNINS_PER_DAY: "0",
-  HEARTH_SECRET: randomBytes(24).toString("hex"),
-  HEARTH_SEED_DEMO: "true",
+  ...standInEnv(steady.url),
   HEARTH_DATA_DIR: mkdtempSync(path.join(tmpdir(), "hearth-prof-data-")),
 };
 if (DRIVER === "postgres") {

@@ -1,7 +1,9 @@
 // Pieces of bench/concurrency.ts: Hearth processes, their CPU, and a client that measures
 // how long Hearth held each token of a stand-in model's stream.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { epochMs } from "./steady-openai-server.ts";
 
@@ -196,4 +198,35 @@ export async function firstCharacter(p: HearthProcess): Promise<string> {
   const id = (body.characters ?? body.items ?? [])[0]?.id;
   if (!id) throw new Error(`no character to chat with: ${JSON.stringify(body).slice(0, 300)}`);
   return id;
+}
+
+/**
+ * A models file naming the stand-in at `url`, with slots above any level measured (the limit
+ * measured is Hearth's, not a queue's), and the settings that take the daily and rate limits
+ * off, for a benchmark's Hearth processes.
+ */
+export function standInEnv(url: string): Record<string, string> {
+  const modelsFile = path.join(mkdtempSync(path.join(tmpdir(), "hearth-bench-")), "models.json");
+  writeFileSync(
+    modelsFile,
+    JSON.stringify({
+      models: [
+        {
+          id: "steady",
+          name: "Steady",
+          slots: 4000,
+          backend: { type: "openai", base_url: url, model: "steady" },
+        },
+      ],
+    }),
+  );
+  return {
+    HEARTH_MODELS_FILE: modelsFile,
+    HEARTH_DAILY_LIMIT_GUEST: "0",
+    HEARTH_DAILY_LIMIT_FREE: "0",
+    HEARTH_RATE_LIMIT: "0",
+    HEARTH_GUEST_SIGNINS_PER_DAY: "0",
+    HEARTH_SECRET: randomBytes(24).toString("hex"),
+    HEARTH_SEED_DEMO: "true",
+  };
 }

@@ -12,7 +12,7 @@
 
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../apps/server/test/databases.ts";
@@ -23,6 +23,7 @@ import {
   newClient,
   percentile,
   type StreamResult,
+  standInEnv,
   startHearth,
   startStandIn,
   stream,
@@ -58,35 +59,13 @@ What holds the figures now (from this run; decision 015 has the design):
 - Rows at 2 and 4 processes, 1 stream (and 4 processes, 10) waited behind the replies that the previous configuration's timed-out 2,000-stream level left in line, in the same database; the benchmark now gives each configuration its own database and Redis prefix.`;
 
 const steady = await startStandIn(INTERVAL_MS, TOKENS);
-const modelsFile = path.join(mkdtempSync(path.join(tmpdir(), "hearth-bench-")), "models.json");
-// Slots high enough that every stream runs at once: the limit measured is Hearth's, not a queue's.
-writeFileSync(
-  modelsFile,
-  JSON.stringify({
-    models: [
-      {
-        id: "steady",
-        name: "Steady",
-        slots: 4000,
-        backend: { type: "openai", base_url: steady.url, model: "steady" },
-      },
-    ],
-  }),
-);
+const standIn = standInEnv(steady.url);
 // HEARTH_BENCH_MODEL_ENV=1: the model from LLM_* (64 slots at most), for checkouts whose models file fails.
 const model =
   process.env.HEARTH_BENCH_MODEL_ENV === "1"
     ? { LLM_BASE_URL: steady.url, LLM_MODEL: "steady", LLM_SEQUENCES: "64" }
-    : { HEARTH_MODELS_FILE: modelsFile };
-const common = {
-  ...model,
-  HEARTH_DAILY_LIMIT_GUEST: "0",
-  HEARTH_DAILY_LIMIT_FREE: "0",
-  HEARTH_RATE_LIMIT: "0",
-  HEARTH_GUEST_SIGNINS_PER_DAY: "0",
-  HEARTH_SECRET: randomBytes(24).toString("hex"),
-  HEARTH_SEED_DEMO: "true",
-};
+    : { HEARTH_MODELS_FILE: standIn.HEARTH_MODELS_FILE as string };
+const common = { ...standIn, ...model };
 
 interface Row {
   config: string;

@@ -9,7 +9,7 @@
 
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../apps/server/test/databases.ts";
@@ -20,6 +20,7 @@ import {
   newClient,
   percentile,
   type StreamResult,
+  standInEnv,
   startHearth,
   startStandIn,
   stream,
@@ -35,20 +36,6 @@ const CONFIGS = (process.env.HEARTH_SOAK_CONFIGS ?? "pglite,pg").split(",").filt
 const ROOT = path.resolve(path.join(import.meta.dirname, ".."));
 
 const standIn = await startStandIn(INTERVAL_MS, TOKENS);
-const modelsFile = path.join(mkdtempSync(path.join(tmpdir(), "hearth-soak-")), "models.json");
-writeFileSync(
-  modelsFile,
-  JSON.stringify({
-    models: [
-      {
-        id: "steady",
-        name: "Steady",
-        slots: 4000,
-        backend: { type: "openai", base_url: standIn.url, model: "steady" },
-      },
-    ],
-  }),
-);
 
 interface Minute {
   minute: number;
@@ -65,16 +52,7 @@ const loadAtStart = loadavg()[0] ?? 0;
 for (const config of CONFIGS) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-soak-data-"));
   let pgDb: TestDatabase | null = null;
-  const env: Record<string, string> = {
-    HEARTH_MODELS_FILE: modelsFile,
-    HEARTH_DAILY_LIMIT_GUEST: "0",
-    HEARTH_DAILY_LIMIT_FREE: "0",
-    HEARTH_RATE_LIMIT: "0",
-    HEARTH_GUEST_SIGNINS_PER_DAY: "0",
-    HEARTH_SECRET: randomBytes(24).toString("hex"),
-    HEARTH_SEED_DEMO: "true",
-    HEARTH_DATA_DIR: dataDir,
-  };
+  const env: Record<string, string> = { ...standInEnv(standIn.url), HEARTH_DATA_DIR: dataDir };
   if (config === "pg") {
     pgDb = await createTestDatabase("postgres");
     Object.assign(env, {

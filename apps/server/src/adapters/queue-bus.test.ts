@@ -32,6 +32,16 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
+/** Reads until `count` events arrived, then ends the read. */
+async function collect<T>(iter: AsyncIterable<BusEvent<T>>, count: number, controller: AbortController) {
+  const out: BusEvent<T>[] = [];
+  for await (const e of iter) {
+    out.push(e);
+    if (out.length === count) controller.abort();
+  }
+  return out;
+}
+
 describe.each(Object.keys(queues))("JobQueue (%s)", (kind) => {
   const make = () => {
     const q = (queues[kind] as () => JobQueue)();
@@ -145,15 +155,6 @@ describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {
     return b;
   };
 
-  async function collect<T>(iter: AsyncIterable<BusEvent<T>>, count: number, controller: AbortController) {
-    const out: BusEvent<T>[] = [];
-    for await (const e of iter) {
-      out.push(e);
-      if (out.length === count) controller.abort();
-    }
-    return out;
-  }
-
   it("delivers live events to a reader and replays kept ones", async () => {
     const bus = make();
     const first = await bus.append("s", { t: "a" });
@@ -193,14 +194,6 @@ describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {
 });
 
 describe("RedisEventBus across processes", () => {
-  async function collect<T>(iter: AsyncIterable<BusEvent<T>>, count: number, controller: AbortController) {
-    const out: BusEvent<T>[] = [];
-    for await (const e of iter) {
-      out.push(e);
-      if (out.length === count) controller.abort();
-    }
-    return out;
-  }
   const pair = () => {
     const shared = prefix();
     const here = new RedisEventBus(TEST_REDIS_URL, shared);

@@ -1,8 +1,9 @@
 import { type AudioEvent, voiceEndpoints } from "@hearth/contract";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
+import { openSse } from "../../http/sse.ts";
 import { type Auth, getViewer } from "../accounts/index.ts";
 import { assertCanUseVoice, assertOwns, voiceOff } from "./policy.ts";
 import { findConversationVoice, findSpokenMessage, setConversationVoice } from "./queries.ts";
@@ -15,33 +16,6 @@ export interface VoiceRouteDeps {
   auth: Auth;
   voice: VoiceService;
   ratings: VoiceRatings;
-}
-
-const KEEP_ALIVE_MS = 15_000;
-
-/** Listen's event stream on the raw reply (fastify's reply taken over). */
-function openAudioStream(reply: FastifyReply) {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-  });
-  // The headers go now, not with the first audio: the client knows Listen was accepted.
-  raw.flushHeaders();
-  const closed = new AbortController();
-  raw.on("close", () => closed.abort());
-  const keepAlive = setInterval(() => raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
-  return {
-    signal: closed.signal,
-    send: (event: AudioEvent) => raw.write(`data: ${JSON.stringify(event)}\n\n`),
-    end() {
-      clearInterval(keepAlive);
-      if (!raw.writableEnded) raw.end();
-    },
-  };
 }
 
 /**
@@ -100,7 +74,8 @@ export async function voiceRoutes(app: FastifyInstance, deps: VoiceRouteDeps) {
     if (!text) throw new HttpError(400, "invalidRequest", "This message has no words to speak.");
     const voiceId = await voice.resolve(message.voiceId);
     if (!voiceId) throw voiceOff();
-    const out = openAudioStream(reply);
+    // The head goes now, not with the first audio: the client knows Listen was accepted.
+    const out = openSse<AudioEvent>(reply, { flushHeaders: true });
     try {
       const onError = (err: unknown) =>
         req.log.warn({ err, message: message.id, voice: voiceId }, "speech failed");

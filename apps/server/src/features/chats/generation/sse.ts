@@ -1,34 +1,12 @@
 import type { GenerationEvent } from "@hearth/contract";
 import type { FastifyReply } from "fastify";
+import { openSse } from "../../../http/sse.ts";
 import type { EventBus } from "../../../ports/bus.ts";
 import { eventStream } from "./streams.ts";
 
-const KEEP_ALIVE_MS = 15_000;
-
-/** Opens a server-sent event stream on the reply (taken over from fastify). */
+/** Opens a server-sent event stream of a generation's events on the reply. */
 export function openEventStream(reply: FastifyReply) {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
-    // Proxies (nginx) must not buffer a stream of tokens.
-    "x-accel-buffering": "no",
-  });
-  const closed = new AbortController();
-  raw.on("close", () => closed.abort());
-  const keepAlive = setInterval(() => raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
-  return {
-    signal: closed.signal,
-    send(event: GenerationEvent, id?: string) {
-      raw.write(`${id ? `id: ${id}\n` : ""}data: ${JSON.stringify(event)}\n\n`);
-    },
-    end() {
-      clearInterval(keepAlive);
-      if (!raw.writableEnded) raw.end();
-    },
-  };
+  return openSse<GenerationEvent>(reply);
 }
 
 export type EventStreamWriter = ReturnType<typeof openEventStream>;

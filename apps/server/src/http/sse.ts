@@ -1,0 +1,34 @@
+import type { FastifyReply } from "fastify";
+
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Opens a server-sent event stream on the reply (taken over from fastify), with a comment every
+ * 15 s so proxies keep it open. `flushHeaders` sends the head at once (the client learns the
+ * request was accepted before the first event); without it the head leaves with the first write.
+ */
+export function openSse<E>(reply: FastifyReply, opts: { flushHeaders?: boolean } = {}) {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    connection: "keep-alive",
+    // Proxies (nginx) must not buffer a stream of events.
+    "x-accel-buffering": "no",
+  });
+  if (opts.flushHeaders) raw.flushHeaders();
+  const closed = new AbortController();
+  raw.on("close", () => closed.abort());
+  const keepAlive = setInterval(() => raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+  return {
+    signal: closed.signal,
+    send(event: E, id?: string) {
+      raw.write(`${id ? `id: ${id}\n` : ""}data: ${JSON.stringify(event)}\n\n`);
+    },
+    end() {
+      clearInterval(keepAlive);
+      if (!raw.writableEnded) raw.end();
+    },
+  };
+}
