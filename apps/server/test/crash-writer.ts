@@ -5,7 +5,8 @@
  * of the durable PGlite when there is one, and logs each acknowledged commit and each image.
  *
  * Argument: a JSON CrashWriterArgs. Log lines (JSON): {chat, n, t} for a commit acknowledged at
- * t, meaning chat's counter reached n; {cut, t} for an image taken at t. Times leave out the time
+ * t, meaning chat's counter reached n; {cut, t} for an image taken at t; {walSync, t} and
+ * {walSynced} around each fsync of a WAL segment. Times leave out the time
  * spent writing images (the process is frozen then; nothing is written meanwhile) and the time
  * the process was stalled (see below).
  */
@@ -16,6 +17,7 @@ import { type DurabilityProbe, openDurablePglite } from "../src/db/durable-pglit
 import { type CrashWriterArgs, PowerCutDisk, random } from "./power-cut.ts";
 
 const TICK_MS = 5;
+const WAL_SEGMENT = /pg_wal[/\\][0-9A-F]{24}$/;
 /** Later than this, a tick counts the whole delay as a stall. */
 const STALL_MS = 50;
 
@@ -34,6 +36,7 @@ async function main(args: CrashWriterArgs) {
   };
   let started: number | null = null;
   let nextCut = 0;
+  let walSyncs = 0;
   /** HEARTH_CRASH_TRACE=1 logs every fsync and point too. */
   const trace = process.env.HEARTH_CRASH_TRACE === "1";
 
@@ -54,9 +57,13 @@ async function main(args: CrashWriterArgs) {
     beforeSync(file) {
       maybeCut();
       if (trace) log({ sync: path.relative(args.dir, file), t: now() });
+      // A WAL segment's fsync, while it lasts, holds back what the window can promise.
+      const wal = WAL_SEGMENT.test(file) ? ++walSyncs : null;
+      if (wal) log({ walSync: wal, t: now() });
       const done = disk.beforeSync(file);
       return () => {
         done();
+        if (wal) log({ walSynced: wal });
         if (trace) log({ synced: path.relative(args.dir, file), t: now() });
         maybeCut();
       };
