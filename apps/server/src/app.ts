@@ -302,7 +302,12 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     await installLeaderboard(app, community),
     await installRecommendations(app, community),
   ];
-  await installWaitingRoom(app, { db: database.db, auth, capacity: config.waitingRoomCapacity });
+  await installWaitingRoom(app, {
+    db: database.db,
+    auth,
+    capacity: config.waitingRoomCapacity,
+    timing: config.product.waitingRoom,
+  });
   const speech = await installVoice(app, { config, db: database.db, auth, storage });
   // The lines under load (docs/SCALING.md: what to alert on).
   addGauges(metrics, [...lineGauges(database.db), ...roomGauges(database.db)]);

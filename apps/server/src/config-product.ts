@@ -30,6 +30,17 @@ export const productEnv = {
   HEARTH_ANALYTICS: z.stringbool().default(true),
   /** Days product events (ad views and clicks, chat-UI events) are kept; daily ad figures stay. */
   HEARTH_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** The waiting room: how long a member waits before asking again (its answers' retry_after). */
+  HEARTH_WAITING_RETRY_AFTER_S: z.coerce.number().int().min(5).max(600).default(30),
+  /** The waiting room: idle seconds after which a member's access lapses (20 minutes). */
+  HEARTH_WAITING_ACCESS_IDLE_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(86_400)
+    .default(20 * 60),
+  /** The waiting room's banner shows "Estimated Time Left" once the estimate reaches this. */
+  HEARTH_WAITING_TIME_SHOWN_FROM_S: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Ad and chat-UI events one account may send a minute; more are dropped with 429. */
   HEARTH_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
 };
@@ -49,6 +60,14 @@ export interface ProductConfig {
     external: { url: string; timeoutMs: number } | null;
   };
   events: { analytics: boolean; retentionDays: number; perMinute: number };
+  waitingRoom: WaitingRoomTiming;
+}
+
+/** The waiting room's times (accounts-billing-admin § Queue state), in seconds. */
+export interface WaitingRoomTiming {
+  retryAfterS: number;
+  accessIdleS: number;
+  timeShownFromS: number;
 }
 
 /** Builds the product settings; answers an error's text when they do not fit together. */
@@ -71,6 +90,11 @@ export function productConfig(e: ProductEnv): ProductConfig | string {
       newProfile: e.HEARTH_FLAG_NEW_PROFILE,
       chatLayoutV2: e.HEARTH_FLAG_CHAT_LAYOUT_V2,
       onboardingV2: e.HEARTH_FLAG_ONBOARDING_V2,
+    },
+    waitingRoom: {
+      retryAfterS: e.HEARTH_WAITING_RETRY_AFTER_S,
+      accessIdleS: e.HEARTH_WAITING_ACCESS_IDLE_S,
+      timeShownFromS: e.HEARTH_WAITING_TIME_SHOWN_FROM_S,
     },
     notificationMs: e.HEARTH_NOTIFICATION_MS,
     ads: {

@@ -1,12 +1,4 @@
-import {
-  type AppSettings,
-  CONVERSATION_PAGE_SIZE,
-  MAX_TAGS,
-  QUEUE_ACCESS_IDLE_S,
-  QUEUE_RETRY_AFTER_S,
-  QUEUE_TIME_SHOWN_FROM_S,
-  TITLE_MAX,
-} from "@hearth/contract";
+import { type AppSettings, CONVERSATION_PAGE_SIZE, MAX_TAGS, TITLE_MAX } from "@hearth/contract";
 import type { Config } from "../../config.ts";
 import { adsOnSite, analyticsOnSite } from "../ads/index.ts";
 
@@ -30,9 +22,9 @@ export function appSettingsOf(config: Config): AppSettings {
       notification_ms: p.notificationMs,
       ads: { enabled: adsOnSite(config), min_messages: p.ads.minMessages, interval: p.ads.interval },
       waiting_room: {
-        time_shown_from_s: QUEUE_TIME_SHOWN_FROM_S,
-        retry_after_s: QUEUE_RETRY_AFTER_S,
-        access_idle_s: QUEUE_ACCESS_IDLE_S,
+        time_shown_from_s: p.waitingRoom.timeShownFromS,
+        retry_after_s: p.waitingRoom.retryAfterS,
+        access_idle_s: p.waitingRoom.accessIdleS,
       },
       max_tags: MAX_TAGS,
       title_max: TITLE_MAX,

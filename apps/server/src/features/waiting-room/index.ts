@@ -5,16 +5,16 @@ import type { Db } from "../../db/client.ts";
 import type { Auth } from "../accounts/index.ts";
 import { roomCounts } from "./queries.ts";
 import { waitingRoomRoutes } from "./routes.ts";
-import { WaitingRoom } from "./service.ts";
+import { WaitingRoom, type WaitingRoomDeps } from "./service.ts";
 
 export { WaitingRoom } from "./service.ts";
 
 /** Registers GET /api/queue and answers the room that generations are admitted through. */
 export async function installWaitingRoom(
   app: FastifyInstance,
-  deps: { db: Db; auth: Auth; capacity: number },
+  deps: { db: Db; auth: Auth; capacity: number; timing?: WaitingRoomDeps["timing"] },
 ): Promise<WaitingRoom> {
-  const room = new WaitingRoom({ db: deps.db, capacity: deps.capacity });
+  const room = new WaitingRoom({ db: deps.db, capacity: deps.capacity, timing: deps.timing });
   await app.register(waitingRoomRoutes, { auth: deps.auth, room });
   return room;
 }

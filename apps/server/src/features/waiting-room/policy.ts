@@ -52,11 +52,11 @@ export function bypasses(
 }
 
 /** 429 `waitingRoom`, with Retry-After, for a generation by a member who has not been admitted. */
-export function waitingRoomRefusal(): HttpError {
+export function waitingRoomRefusal(retryAfterS = QUEUE_RETRY_AFTER_S): HttpError {
   return new HttpError(
     429,
     "waitingRoom",
     "Lots of people are chatting right now, so you're in the waiting room. We'll let you in as soon as there's room.",
-    { retryAfter: QUEUE_RETRY_AFTER_S },
+    { retryAfter: retryAfterS },
   );
 }

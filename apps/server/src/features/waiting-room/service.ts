@@ -22,17 +22,9 @@ export interface WaitingRoomDeps {
   db: Db;
   /** Members chatting at once; 0: the room is off. */
   capacity: number;
+  /** The operator's times (HEARTH_WAITING_*); the spec's defaults where not given. */
+  timing?: { retryAfterS: number; accessIdleS: number };
 }
-
-const answer = (over: Partial<QueueState> & Pick<QueueState, "status">): QueueState => ({
-  retry_after: QUEUE_RETRY_AFTER_S,
-  bypass: null,
-  position: null,
-  time_left: null,
-  expires_in: null,
-  enabled: true,
-  ...over,
-});
 
 /** Lock waits give up with SQLSTATE 55P03; drizzle wraps the driver's error in `cause`. */
 function isLockTimeout(error: unknown): boolean {
@@ -44,7 +36,26 @@ function isLockTimeout(error: unknown): boolean {
 
 /** The waiting room's admission decisions (issue 15 item 1). */
 export class WaitingRoom {
-  constructor(private deps: WaitingRoomDeps) {}
+  private retryAfterS: number;
+  private accessIdleS: number;
+
+  constructor(private deps: WaitingRoomDeps) {
+    this.retryAfterS = deps.timing?.retryAfterS ?? QUEUE_RETRY_AFTER_S;
+    this.accessIdleS = deps.timing?.accessIdleS ?? QUEUE_ACCESS_IDLE_S;
+  }
+
+  /** An answer of the queue, with this room's retry_after unless it says otherwise. */
+  private answer(over: Partial<QueueState> & Pick<QueueState, "status">): QueueState {
+    return {
+      retry_after: this.retryAfterS,
+      bypass: null,
+      position: null,
+      time_left: null,
+      expires_in: null,
+      enabled: true,
+      ...over,
+    };
+  }
 
   get enabled(): boolean {
     return this.deps.capacity > 0;
@@ -59,16 +70,18 @@ export class WaitingRoom {
     query: { character_id?: string; conversation_id?: string },
     log: FastifyBaseLogger,
   ): Promise<QueueState> {
-    if (!this.enabled) return answer({ status: "access", enabled: false });
-    if (skipsWaitingRoom(viewer)) return answer({ status: "access" });
+    if (!this.enabled) return this.answer({ status: "access", enabled: false });
+    if (skipsWaitingRoom(viewer)) return this.answer({ status: "access" });
     try {
       const bypass = await this.bypassFor(viewer, query);
-      if (bypass) return answer({ status: "access", bypass });
+      if (bypass) return this.answer({ status: "access", bypass });
       return await this.line(viewer);
     } catch (error) {
-      if (isLockTimeout(error)) return answer({ status: "refresh", retry_after: 1 });
+      if (isLockTimeout(error)) return this.answer({ status: "refresh", retry_after: 1 });
       log.error({ cause: describeError(error) }, "waiting room unreadable; admitting subscribers only");
-      return hasActiveSubscription(viewer) ? answer({ status: "access" }) : answer({ status: "waiting" });
+      return hasActiveSubscription(viewer)
+        ? this.answer({ status: "access" })
+        : this.answer({ status: "waiting" });
     }
   }
 
@@ -81,9 +94,9 @@ export class WaitingRoom {
     chat: { ownerUserId: string; messageCount: number; creatorUserId: string },
   ): Promise<void> {
     if (!this.enabled || skipsWaitingRoom(viewer)) return;
-    if (await touchAccess(this.deps.db, viewer.id, QUEUE_ACCESS_IDLE_S)) return;
+    if (await touchAccess(this.deps.db, viewer.id, this.accessIdleS)) return;
     if (bypasses(viewer, chat)) return;
-    throw waitingRoomRefusal();
+    throw waitingRoomRefusal(this.retryAfterS);
   }
 
   /** The character the viewer may chat with now whatever the line: their own bot, or a new chat. */
@@ -112,21 +125,19 @@ export class WaitingRoom {
       userId: viewer.id,
       priority: priorityOf(viewer),
       capacity,
-      idleSeconds: QUEUE_ACCESS_IDLE_S,
+      idleSeconds: this.accessIdleS,
     });
     if (s.status === "access") {
       // Lapsed and let straight back in: said once, and asked again at once to show the access.
-      if (s.wasExpired) return answer({ status: "expired", retry_after: 0 });
-      return answer({ status: "access", expires_in: s.expiresIn });
+      if (s.wasExpired) return this.answer({ status: "expired", retry_after: 0 });
+      return this.answer({ status: "access", expires_in: s.expiresIn });
     }
     const position = s.position ?? 1;
     const service = s.medianServiceSeconds ?? DEFAULT_SERVICE_S;
     // Ask again just after the slot this member is next for lapses, when that is sooner.
     const retryAfter =
-      s.nextSlotIn === null
-        ? QUEUE_RETRY_AFTER_S
-        : Math.min(QUEUE_RETRY_AFTER_S, Math.max(1, s.nextSlotIn + 1));
-    return answer({
+      s.nextSlotIn === null ? this.retryAfterS : Math.min(this.retryAfterS, Math.max(1, s.nextSlotIn + 1));
+    return this.answer({
       status: s.wasExpired ? "expired" : "waiting",
       position,
       time_left: Math.ceil((position / capacity) * service),

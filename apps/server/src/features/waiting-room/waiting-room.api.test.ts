@@ -1,5 +1,6 @@
 import {
   type ApiError,
+  type AppSettings,
   type ConversationCreated,
   QUEUE_ACCESS_IDLE_S,
   QUEUE_RETRY_AFTER_S,
@@ -88,6 +89,48 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     const metrics = (await h.app.inject({ method: "GET", url: "/metrics" })).body;
     expect(metrics).toContain('hearth_waiting_room_members{status="access"} 2');
     expect(metrics).toContain('hearth_waiting_room_members{status="waiting"} 1');
+  });
+
+  it("takes its times from configuration: retry_after, Retry-After, the idle limit, and the app settings", async () => {
+    const timed = await startTestHearth({
+      driver,
+      env: {
+        LLM_MODEL: TEST_MODEL_PATH,
+        LLM_THREADS: "1",
+        HEARTH_WAITING_ROOM_CAPACITY: "1",
+        HEARTH_WAITING_RETRY_AFTER_S: "45",
+        HEARTH_WAITING_ACCESS_IDLE_S: "300",
+        HEARTH_WAITING_TIME_SHOWN_FROM_S: "120",
+      },
+    });
+    try {
+      const t = api(timed);
+      const [first, second] = await Promise.all([personAs(timed, "free"), personAs(timed, "free")]);
+      expect(await queue(first, "", t)).toMatchObject({ status: "access", expires_in: 300 });
+      expect(await queue(second, "", t)).toMatchObject({ status: "waiting", position: 1, retry_after: 45 });
+      const settings = (await t.get("/api/app-settings")).json<AppSettings>();
+      expect(settings.limits.waiting_room).toEqual({
+        time_shown_from_s: 120,
+        retry_after_s: 45,
+        access_idle_s: 300,
+      });
+      const character = await insertTestCharacter(timed.database.db, first.id as string);
+      const chat = (
+        await t.post("/api/conversations", { character_id: character.id }, second)
+      ).json<ConversationCreated>();
+      await timed.database.db.execute(
+        sql`update conversations set message_count = 3 where id = ${chat.conversation.id}`,
+      );
+      const refused = await t.post(
+        "/api/generate",
+        { type: "text", conversation_id: chat.conversation.id, action: "send", content: "Hi" },
+        second,
+      );
+      expect(refused.statusCode, refused.body).toBe(429);
+      expect(refused.headers["retry-after"]).toBe("45");
+    } finally {
+      await timed.stop();
+    }
   });
 
   it("admits no more than the capacity when many ask at once (one line under one lock)", async () => {

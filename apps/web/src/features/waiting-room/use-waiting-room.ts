@@ -1,6 +1,7 @@
 import { type QueueState, queueEndpoints } from "@hearth/contract";
 import { useQuery } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { useAppSettings } from "../../lib/app-settings.ts";
 import { call } from "../../lib/client.ts";
 import { useMe } from "../../lib/session.ts";
 import { nextCheckMs, openView, skipsLine, viewOf, type WaitingRoomView } from "./waiting-room.ts";
@@ -33,6 +34,7 @@ export function useWaitingRoom(
   settledMessages: number | null,
 ): WaitingRoom {
   const me = useMe();
+  const timing = useAppSettings().limits.waiting_room;
   const query = useQuery({
     queryKey: waitingRoomKey(characterId, conversationId),
     queryFn: ({ signal }) =>
@@ -42,7 +44,7 @@ export function useWaitingRoom(
       }),
     enabled: me !== null,
     staleTime: 0,
-    refetchInterval: (q) => nextCheckMs(q.state.data, q.state.status === "error"),
+    refetchInterval: (q) => nextCheckMs(q.state.data, q.state.status === "error", timing),
   });
 
   // `refresh` says only "ask again": keep showing the last settled answer meanwhile. So does an
@@ -52,7 +54,7 @@ export function useWaitingRoom(
   const transient = data?.status === "refresh" || (data?.status === "expired" && data.position === null);
   if (data && !transient) settled.current = data;
   const state = settled.current ?? query.data;
-  const view = me ? viewOf(state, query.isError, me, characterId) : openView;
+  const view = me ? viewOf(state, query.isError, me, characterId, timing) : openView;
 
   // `expired` is said once, then the member is simply waiting: the notice stays until they
   // dismiss it or get access again.

@@ -2,6 +2,7 @@ import { roleTitle } from "@hearth/contract/labels";
 import { Link } from "@tanstack/react-router";
 import { ChevronRight, Clock, Hourglass, X } from "lucide-react";
 import { useState } from "react";
+import { useAppSettings } from "../../lib/app-settings.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
 import { accessIdleMinutes, bannerWords, type WaitingRoomView } from "./waiting-room.ts";
@@ -50,6 +51,7 @@ export function WaitingRoomBanner({ view, skips }: { view: WaitingRoomView; skip
 }
 
 function WaitingQueueDialog({ view, skips }: { view: WaitingRoomView; skips: boolean }) {
+  const idleMinutes = accessIdleMinutes(useAppSettings().limits.waiting_room);
   return (
     <DialogContent
       title="Waiting queue"
@@ -75,8 +77,8 @@ function WaitingQueueDialog({ view, skips }: { view: WaitingRoomView; skips: boo
           then sending, regenerating, reporting and rating replies are paused.
         </p>
         <p>
-          Once you're in, your access lasts while you chat. After {accessIdleMinutes} minutes without chatting
-          it lapses and you go back in line.
+          Once you're in, your access lasts while you chat. After {idleMinutes} minutes without chatting it
+          lapses and you go back in line.
         </p>
         {skips ? null : (
           <p className="flex items-start gap-2 rounded-lg bg-accent-soft px-3.5 py-3">
@@ -103,13 +105,14 @@ function WaitingQueueDialog({ view, skips }: { view: WaitingRoomView; skips: boo
 
 /** `expired` (said once): why the member is back in line. Shown above the waiting banner. */
 export function ExpiredNotice({ onDismiss }: { onDismiss: () => void }) {
+  const idleMinutes = accessIdleMinutes(useAppSettings().limits.waiting_room);
   return (
     <div
       role="status"
       className="flex items-center gap-3 rounded-xl border border-warning/40 bg-warning-soft px-3.5 py-2 text-sm"
     >
       <p className="min-w-0 flex-1">
-        Your spot expired after {accessIdleMinutes} minutes without chatting; you're back in line.
+        Your spot expired after {idleMinutes} minutes without chatting; you're back in line.
       </p>
       <button
         type="button"

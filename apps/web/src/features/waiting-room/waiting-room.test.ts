@@ -1,6 +1,7 @@
 import type { Me, QueueState } from "@hearth/contract";
 import { describe, expect, it } from "vitest";
 import {
+  accessIdleMinutes,
   bannerWords,
   isActiveSubscriber,
   minutesLeft,
@@ -52,6 +53,15 @@ describe("minutesLeft", () => {
     expect(minutesLeft(61)).toBe(2);
     expect(minutesLeft(150)).toBe(3);
     expect(minutesLeft(600)).toBe(10);
+  });
+
+  it("follows the operator's threshold and retry interval (app settings)", () => {
+    const timing = { time_shown_from_s: 180, retry_after_s: 45, access_idle_s: 300 };
+    expect(minutesLeft(150, timing)).toBeNull();
+    expect(minutesLeft(180, timing)).toBe(3);
+    expect(accessIdleMinutes(timing)).toBe(5);
+    expect(accessIdleMinutes()).toBe(20);
+    expect(nextCheckMs(undefined, true, timing)).toBe(45_000);
   });
 });
 

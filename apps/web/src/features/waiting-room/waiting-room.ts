@@ -25,12 +25,28 @@ export interface WaitingRoomView {
 
 export const openView: WaitingRoomView = { gated: false, position: null, minutesLeft: null, expired: false };
 
-/** Idle minutes after which access lapses (20). */
-export const accessIdleMinutes = Math.round(QUEUE_ACCESS_IDLE_S / 60);
+/** The room's times as the operator set them (app settings' `limits.waiting_room`). */
+export interface RoomTiming {
+  time_shown_from_s: number;
+  retry_after_s: number;
+  access_idle_s: number;
+}
 
-/** "Estimated Time Left" appears from a minute on, in whole minutes rounded up. */
-export function minutesLeft(timeLeftS: number | null): number | null {
-  if (timeLeftS === null || timeLeftS < QUEUE_TIME_SHOWN_FROM_S) return null;
+/** The spec's times, for answers read before the app settings. */
+export const specTiming: RoomTiming = {
+  time_shown_from_s: QUEUE_TIME_SHOWN_FROM_S,
+  retry_after_s: QUEUE_RETRY_AFTER_S,
+  access_idle_s: QUEUE_ACCESS_IDLE_S,
+};
+
+/** Idle minutes after which access lapses (20 by the spec). */
+export function accessIdleMinutes(timing: RoomTiming = specTiming): number {
+  return Math.round(timing.access_idle_s / 60);
+}
+
+/** "Estimated Time Left" appears from a minute on (the operator's threshold), in whole minutes rounded up. */
+export function minutesLeft(timeLeftS: number | null, timing: RoomTiming = specTiming): number | null {
+  if (timeLeftS === null || timeLeftS < timing.time_shown_from_s) return null;
   return Math.ceil(timeLeftS / 60);
 }
 
@@ -54,6 +70,7 @@ export function viewOf(
   failed: boolean,
   me: Me | null,
   characterId: string,
+  timing: RoomTiming = specTiming,
 ): WaitingRoomView {
   if (failed) return isActiveSubscriber(me) ? openView : { ...openView, gated: true };
   if (!state?.enabled || state.status === "access") return openView;
@@ -61,7 +78,7 @@ export function viewOf(
   return {
     gated: true,
     position: state.position,
-    minutesLeft: minutesLeft(state.time_left),
+    minutesLeft: minutesLeft(state.time_left, timing),
     expired: state.status === "expired",
   };
 }
@@ -73,8 +90,12 @@ const minimumWaitMs = 500;
  * When to ask again: after retry_after while waiting (or expired), at once on refresh, and when
  * access would lapse; never when the room is off. A failed read asks again after the default.
  */
-export function nextCheckMs(state: QueueState | undefined, failed: boolean): number | false {
-  if (failed) return QUEUE_RETRY_AFTER_S * 1000;
+export function nextCheckMs(
+  state: QueueState | undefined,
+  failed: boolean,
+  timing: RoomTiming = specTiming,
+): number | false {
+  if (failed) return timing.retry_after_s * 1000;
   if (!state?.enabled) return false;
   switch (state.status) {
     case "refresh":

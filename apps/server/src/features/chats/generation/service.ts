@@ -53,7 +53,11 @@ export class GenerationService {
   private room: WaitingRoom;
 
   constructor(private deps: GenerationDeps) {
-    this.room = new WaitingRoom({ db: deps.db, capacity: deps.config.waitingRoomCapacity });
+    this.room = new WaitingRoom({
+      db: deps.db,
+      capacity: deps.config.waitingRoomCapacity,
+      timing: deps.config.product.waitingRoom,
+    });
   }
 
   /**
