@@ -236,6 +236,7 @@ describe("web shell", () => {
       "Reviews",
       "Models",
       "Billing",
+      "Ads",
     ]);
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
