@@ -41,6 +41,10 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
   "PUT /api/admin/models/active": () => ({ id: "tiny" }),
   "PUT /api/admin/models/local-server": () => ({ base_url: "http://127.0.0.1:9", model: "m" }),
   "PATCH /api/users/me": () => ({ name: "Renamed" }),
+  "POST /api/admin/ads": () => ({ name: "Ad", text: "Lanterns", link_url: "https://example.com/" }),
+  "PUT /api/admin/ads/{id}": () => ({ name: "Ad", text: "Lanterns", link_url: "https://example.com/" }),
+  "PUT /api/conversations/{id}/voice": () => ({ voice_id: null }),
+  "POST /api/messages/{id}/voice-rating": () => ({ rating: 3 }),
 };
 const QUERIES: Record<string, (ids: Ids) => string> = {
   "DELETE /api/conversations/{id}/messages": (ids) => `?from=${ids.message}`,
@@ -78,7 +82,9 @@ function paramSets(def: EndpointDef, ids: Ids): Record<string, string>[] {
           : p.startsWith("/api/personas/")
             ? [ids.persona]
             : [];
-  return [...candidates, randomUUID()].map((id) => ({ id }));
+  // A translation is named by its bot and a language code.
+  const extra: Record<string, string> = p.includes("{language}") ? { language: "fr" } : {};
+  return [...candidates, randomUUID()].map((id) => ({ id, ...extra }));
 }
 
 describe.each(drivers)("a restricted account is told so (%s)", (driver) => {
@@ -164,8 +170,12 @@ describe.each(drivers)("a restricted account is told so (%s)", (driver) => {
     let changes = 0;
     for (const person of people) {
       // Payment providers' webhooks come from the provider, never from a member's session.
+      // Nor does a guest's resume, which is how someone without a session gets one back.
       const walked = allEndpoints.filter(
-        (e) => e.access !== "api-key" && !e.path.startsWith("/api/billing/webhooks/"),
+        (e) =>
+          e.access !== "api-key" &&
+          !e.path.startsWith("/api/billing/webhooks/") &&
+          e.path !== "/api/guest/resume",
       );
       for (const def of walked) {
         const key = `${def.method} ${def.path}`;
