@@ -16,6 +16,7 @@ export * from "./endpoints/index.ts";
 export * from "./errors.ts";
 export * from "./guest.ts";
 export * from "./health.ts";
+export * from "./image-training.ts";
 export * from "./labels.ts";
 export * from "./leaderboard.ts";
 export * from "./lorebooks.ts";

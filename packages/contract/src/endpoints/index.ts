@@ -12,6 +12,7 @@ import { chatEndpoints } from "./chats.ts";
 import { checkoutEndpoints } from "./checkout.ts";
 import { generationEndpoints } from "./generation.ts";
 import { guestEndpoints } from "./guest.ts";
+import { imageTrainingEndpoints } from "./image-training.ts";
 import { impersonationEndpoints } from "./impersonation.ts";
 import { leaderboardEndpoints } from "./leaderboard.ts";
 import { lorebookEndpoints } from "./lorebooks.ts";
@@ -44,6 +45,7 @@ export {
   checkoutEndpoints,
   generationEndpoints,
   guestEndpoints,
+  imageTrainingEndpoints,
   impersonationEndpoints,
   leaderboardEndpoints,
   lorebookEndpoints,
@@ -95,4 +97,5 @@ export const allEndpoints: readonly EndpointDef[] = [
   chatTransferEndpoints,
   accountTransferEndpoints,
   voiceEndpoints,
+  imageTrainingEndpoints,
 ].flatMap((group) => Object.values(group) as EndpointDef[]);
