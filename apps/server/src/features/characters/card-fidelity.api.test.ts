@@ -136,6 +136,20 @@ describe.each(drivers)("lossless card round trip through the API on %s", (driver
     for (const key of keys) expect(await h.storage.get(key), key).toBeNull();
   });
 
+  it("exports an imported V1 JSON card as the same V1 file", async () => {
+    const card = {
+      name: "Ada 🧭",
+      description: "مرحبا {{user}}",
+      personality: "p",
+      scenario: "",
+      first_mes: "Hi",
+      mes_example: "",
+    };
+    const character = await importFile(Buffer.from(JSON.stringify(card)), "ada.json");
+    const written = JSON.parse((await exportFile(character.id, "json")).toString("utf8"));
+    expect(JSON.stringify(written)).toBe(JSON.stringify(card));
+  });
+
   it("edits the personality in Hearth and exports the edit", async () => {
     const card = { spec: "chara_card_v2", spec_version: "2.0", data: fullV2Data() };
     const character = await importFile(Buffer.from(JSON.stringify(card)), "zoe.json");
@@ -143,6 +157,8 @@ describe.each(drivers)("lossless card round trip through the API on %s", (driver
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<Character>().personality).toBe("Bold.");
     const written = JSON.parse((await exportFile(character.id, "json")).toString("utf8"));
+    // A V2 file comes back as V2, with the edit.
+    expect(written.spec).toBe("chara_card_v2");
     expect(written.data.personality).toBe("Bold.");
     expect(written.data.description).toBe(fullV2Data().description);
     expect(written.data.tags).toEqual(fullV2Data().tags);

@@ -1,6 +1,6 @@
 import { isRecord } from "./card-json.ts";
 import { CHARX_ICON_PATH, writeCharx } from "./charx.ts";
-import { type CardAsset, DEFAULT_ICON, v2Card, v3Card } from "./hearth-to-card.ts";
+import { type CardAsset, DEFAULT_ICON, jsonCard, v2Card, v3Card } from "./hearth-to-card.ts";
 import { cardPicture } from "./image.ts";
 import { MAX_IMAGE_BYTES } from "./limits.ts";
 import { withCardTextChunks } from "./png.ts";
@@ -9,19 +9,18 @@ import type { ExportableCharacter, ExportCard, ExportedCard } from "./types.ts";
 import { readZip } from "./zip.ts";
 
 /**
- * Writes a Hearth character as a Tavern card: V3 JSON, a PNG with `ccv3` (V3) and `chara` (V2)
- * chunks, or a CharX archive with the picture as its main icon. An imported card comes back as it
- * was, but for what was changed in Hearth (fidelity.ts): its art byte for byte, and for CharX every
- * file of the original archive.
+ * Writes a Hearth character as a Tavern card: JSON (in the imported card's version, else V3), a
+ * PNG with `ccv3` (V3) and `chara` (V2) chunks, or a CharX archive with the picture as its main
+ * icon. An imported card comes back as it was, but for what was changed in Hearth (fidelity.ts):
+ * its art byte for byte, and for CharX every file of the original archive.
  */
 export const exportCard: ExportCard = async (character, format): Promise<ExportedCard> => {
   const { name } = character.fields;
   const base = safeFileName(name);
   const artUnchanged = isArtUnchanged(character);
   if (format === "json") {
-    const card = v3Card(character, [DEFAULT_ICON], artUnchanged);
     return {
-      body: Buffer.from(JSON.stringify(card, null, 2), "utf8"),
+      body: Buffer.from(JSON.stringify(jsonCard(character, artUnchanged), null, 2), "utf8"),
       contentType: "application/json; charset=utf-8",
       filename: `${base}.json`,
     };

@@ -63,8 +63,54 @@ export function hearthExtension(character: ExportableCharacter): Record<string, 
 }
 
 export function v2Card(character: ExportableCharacter, artUnchanged = false) {
-  const data = withOriginalValues(v2CardData(character), character, { artUnchanged, v3: false });
+  // A V2 card's own unknown data keys come back too (the V3 ones only in a V3 card).
+  const own = character.source?.version === 2 ? character.source.data : {};
+  const kept = Object.fromEntries(Object.entries(keptFields(character)).filter(([k]) => k in own));
+  const data = withOriginalValues({ ...kept, ...v2CardData(character) }, character, {
+    artUnchanged,
+    v3: false,
+  });
   return { spec: "chara_card_v2", spec_version: "2.0", data };
+}
+
+/** V2's additions to V1, with the value that says "none"; creator and version are credits, not content. */
+const V2_ADDITIONS: Array<[string, unknown]> = [
+  ["creator_notes", ""],
+  ["system_prompt", ""],
+  ["post_history_instructions", ""],
+  ["alternate_greetings", []],
+  ["tags", []],
+  ["extensions", {}],
+];
+
+/**
+ * The V1 card (six flat fields, in the imported card's order), or null when the character now
+ * holds something V1 cannot (tags, a lorebook, Hearth's title...): it is then written as V2.
+ */
+export function v1Card(character: ExportableCharacter): Record<string, unknown> | null {
+  const { data } = v2Card(character, true);
+  if (data.character_book !== undefined) return null;
+  if (!V2_ADDITIONS.every(([key, none]) => JSON.stringify(data[key] ?? none) === JSON.stringify(none)))
+    return null;
+  const own = character.source?.data ?? {};
+  // The card's fields in its order; a field it left out only when Hearth now has text for it.
+  const keys = [...new Set([...Object.keys(own), ...V1_FIELDS])].filter(
+    (k) => V1_FIELDS.includes(k) && (k in own || data[k] !== ""),
+  );
+  return Object.fromEntries(keys.map((k) => [k, data[k]]));
+}
+
+const V1_FIELDS = ["name", "description", "personality", "scenario", "first_mes", "mes_example"];
+
+/**
+ * The JSON card in the version it was imported as, so import then export gives the same file:
+ * V1 while V1 can still hold the character (else V2), V2, or V3 (also for bots made in Hearth).
+ */
+export function jsonCard(character: ExportableCharacter, artUnchanged: boolean): Record<string, unknown> {
+  const version = character.source?.version;
+  if (version === 1) return v1Card(character) ?? v2Card(character, artUnchanged);
+  if (version === 2) return v2Card(character, artUnchanged);
+  return v3Card(character, [DEFAULT_ICON], artUnchanged);
 }
 
 /**

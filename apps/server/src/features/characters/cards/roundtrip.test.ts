@@ -53,7 +53,8 @@ function stored(parsed: ParsedCard): ExportableCharacter {
 }
 
 interface Written {
-  v3: { spec: string; data: Record<string, unknown> };
+  /** The card in the file: for JSON, in the imported card's version (a V1 card is flat). */
+  v3: { spec?: string; data: Record<string, unknown> };
   v2?: { spec: string; data: Record<string, unknown> };
   files?: Record<string, Uint8Array>;
 }
@@ -128,8 +129,16 @@ describe("lossless card round trip: import then export in the same container", a
     const written = readExport(exported.body, c.container);
     const isV1 = c.card.spec === undefined;
     const original = isV1 ? c.card : (c.card.data as Record<string, unknown>);
-    expect(written.v3.spec).toBe("chara_card_v3");
-    expectSameData(written.v3.data, original, label);
+    if (c.container === "json" && isV1) {
+      // A V1 file comes back as V1: the same flat object, key for key.
+      expect(JSON.stringify(written.v3), label).toBe(JSON.stringify(c.card));
+    } else if (c.container === "json") {
+      expect(written.v3.spec, label).toBe(c.card.spec);
+      expectSameData(written.v3.data, original, label);
+    } else {
+      expect(written.v3.spec).toBe("chara_card_v3");
+      expectSameData(written.v3.data, original, label);
+    }
     if (written.v2) {
       expect(written.v2.spec).toBe("chara_card_v2");
       // The V2 copy holds the V2 fields only, each as the card had it.
@@ -188,6 +197,34 @@ describe("lossless card round trip: what changed in Hearth", () => {
       personality: "changed",
       creator_notes: original.creator_notes,
     });
+  });
+
+  it("writes a V1 or V2 JSON card in its own version, and V1 as V2 once it holds more than V1 can", async () => {
+    const v1 = {
+      name: "Ada",
+      description: "d",
+      personality: "p",
+      scenario: "s",
+      first_mes: "hi",
+      mes_example: "",
+    };
+    const fromV1 = stored(await parseCard(Buffer.from(JSON.stringify(v1)), "ada.json"));
+    fromV1.fields = { ...fromV1.fields, tags: ["Kind"] };
+    const asV2 = JSON.parse((await exportCard(fromV1, "json")).body.toString("utf8"));
+    expect(asV2).toMatchObject({
+      spec: "chara_card_v2",
+      data: { name: "Ada", personality: "p", tags: ["Kind"] },
+    });
+
+    const v2 = { spec: "chara_card_v2", spec_version: "2.0", data: { ...fullV3Data(), nickname: undefined } };
+    const fromV2 = stored(await parseCard(Buffer.from(JSON.stringify(v2)), "zoe.json"));
+    fromV2.fields = { ...fromV2.fields, personality: "changed" };
+    const written = JSON.parse((await exportCard(fromV2, "json")).body.toString("utf8"));
+    expect(written.spec).toBe("chara_card_v2");
+    expect(written.data).toMatchObject({ personality: "changed", description: fullV3Data().description });
+    // A bot made in Hearth is V3.
+    const made = { ...fromV2, source: null };
+    expect(JSON.parse((await exportCard(made, "json")).body.toString("utf8")).spec).toBe("chara_card_v3");
   });
 
   it("exports a replaced picture (at its own size), with Hearth's assets list", async () => {
