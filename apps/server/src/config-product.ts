@@ -1,3 +1,4 @@
+import { QUEUE_ACCESS_IDLE_S, QUEUE_RETRY_AFTER_S, QUEUE_TIME_SHOWN_FROM_S } from "@hearth/contract";
 import { z } from "zod";
 
 /**
@@ -31,16 +32,16 @@ export const productEnv = {
   /** Days product events (ad views and clicks, chat-UI events) are kept; daily ad figures stay. */
   HEARTH_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** The waiting room: how long a member waits before asking again (its answers' retry_after). */
-  HEARTH_WAITING_RETRY_AFTER_S: z.coerce.number().int().min(5).max(600).default(30),
+  HEARTH_WAITING_RETRY_AFTER_S: z.coerce.number().int().min(5).max(600).default(QUEUE_RETRY_AFTER_S),
   /** The waiting room: idle seconds after which a member's access lapses (20 minutes). */
-  HEARTH_WAITING_ACCESS_IDLE_S: z.coerce
+  HEARTH_WAITING_ACCESS_IDLE_S: z.coerce.number().int().min(60).max(86_400).default(QUEUE_ACCESS_IDLE_S),
+  /** The waiting room's banner shows "Estimated Time Left" once the estimate reaches this. */
+  HEARTH_WAITING_TIME_SHOWN_FROM_S: z.coerce
     .number()
     .int()
-    .min(60)
+    .min(0)
     .max(86_400)
-    .default(20 * 60),
-  /** The waiting room's banner shows "Estimated Time Left" once the estimate reaches this. */
-  HEARTH_WAITING_TIME_SHOWN_FROM_S: z.coerce.number().int().min(0).max(86_400).default(60),
+    .default(QUEUE_TIME_SHOWN_FROM_S),
   /** Ad and chat-UI events one account may send a minute; more are dropped with 429. */
   HEARTH_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
 };
