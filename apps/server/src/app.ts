@@ -42,7 +42,7 @@ import {
   parseCard,
 } from "./features/characters/index.ts";
 import { ChatTransferService, chatTransferRoutes } from "./features/chat-transfer/index.ts";
-import { installChat, lineGauges, promptCostOf } from "./features/chats/index.ts";
+import { installChat, lineGauges, openImageServices, promptCostOf } from "./features/chats/index.ts";
 import { healthRoutes } from "./features/health/index.ts";
 import {
   BUNDLED_MODEL_PATH,
@@ -291,6 +291,8 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     storage,
     memoryEmbedder,
+    // Pictures in chats (issue 16). No training service yet: every bot is ready for images.
+    images: openImageServices(config.images, storage, { readyForImages: () => true }),
   });
   const community = { config, db: database.db, auth, storage, queue: featureQueue, bus, characters };
   const ads = await installAds(app, { config, db: database.db, auth });

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
 import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
+import { type ImagesConfig, imagesConfig, imagesEnv } from "./config-images.ts";
 import { type SpeechConfig, speechConfig, speechEnv } from "./config-speech.ts";
 
 /**
@@ -159,6 +160,8 @@ const envSchema = z.object({
   ...productEnv,
   /** Speech: the embedded eSpeak NG voice or an OpenAI-compatible server (config-speech.ts). */
   ...speechEnv,
+  /** Image generation and content checks (config-images.ts). */
+  ...imagesEnv,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -293,6 +296,8 @@ export interface Config {
   product: ProductConfig;
   /** Text to speech for Listen and voice samples (config-speech.ts, features/voice). */
   speech: SpeechConfig;
+  /** Image generation in chats and its content checks (config-images.ts). */
+  images: ImagesConfig;
   /**
    * Scheduled backups (features/backups): every `everyMs` (null: off) one process takes a backup
    * into `dir` and keeps the newest `keep` there.
@@ -343,6 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (typeof product === "string") throw new ConfigError(`Invalid configuration:\n  ${product}`);
   const speech = speechConfig(e);
   if (typeof speech === "string") throw new ConfigError(`Invalid configuration:\n  ${speech}`);
+  const images = imagesConfig(e);
+  if (typeof images === "string") throw new ConfigError(`Invalid configuration:\n  ${images}`);
   const s3 = e.S3_BUCKET
     ? {
         bucket: e.S3_BUCKET,
@@ -452,6 +459,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     product,
     speech,
+    images,
     backups: {
       everyMs: e.HEARTH_BACKUP_EVERY,
       keep: e.HEARTH_BACKUP_KEEP,

@@ -3,8 +3,10 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import { type RouteContext, route } from "../../http/route.ts";
+import type { ContentModerator } from "../../ports/moderation.ts";
 import { type Auth, requireViewer, type Viewer } from "../accounts/index.ts";
 import { cloneConversation, editImagePrompt, editMessageText, removeMessagesFrom } from "./edit-queries.ts";
+import { GUIDELINES_MESSAGE, promptRefusal, UNDERAGE_MESSAGE } from "./generation/image-worker.ts";
 import { toMessage } from "./mappers.ts";
 import { assertOwnsConversation } from "./policy.ts";
 import { findConversation, findMessage } from "./queries.ts";
@@ -33,7 +35,12 @@ async function ownedMessage(
 /** Chat tools: edit a message, remove messages from one onwards, clone a conversation. */
 export async function chatEditRoutes(
   app: FastifyInstance,
-  { db, auth, chats }: { db: Db; auth: Auth; chats: ChatService },
+  {
+    db,
+    auth,
+    chats,
+    imageModerator,
+  }: { db: Db; auth: Auth; chats: ChatService; imageModerator?: ContentModerator },
 ) {
   // Signed-in viewers only (guests too), checked before the input is read.
   app.addHook("preHandler", async (req) => {
@@ -53,6 +60,16 @@ export async function chatEditRoutes(
     assertIdle(conversation);
     if (change.image_prompt !== undefined && !message.imagePrompt)
       throw new HttpError(400, "invalidRequest", "This message has no image prompt to edit.");
+    // A prompt the content checks refuse is never stored (its picture would be made from it next).
+    if (change.image_prompt !== undefined && imageModerator) {
+      const refusal = promptRefusal(await imageModerator.checkPrompt(change.image_prompt));
+      if (refusal)
+        throw new HttpError(
+          400,
+          refusal,
+          refusal === "imagePromptUnderage" ? UNDERAGE_MESSAGE : GUIDELINES_MESSAGE,
+        );
+    }
     let updated: MessageRow | null = message;
     if (change.content !== undefined) updated = await editMessageText(db, message.id, change.content);
     if (updated && change.image_prompt !== undefined)

@@ -5,6 +5,8 @@ import type { Auth } from "../accounts/index.ts";
 import { countCharacterMessage } from "../characters/index.ts";
 import { afterReply, installAutoMemory } from "../memories/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
+import { runImageGeneration } from "./generation/image-worker.ts";
+import { imageCapacity, isImageGeneration } from "./generation/images.ts";
 import { memberBackendChooser } from "./generation/member-model.ts";
 import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
 import { generationRoutes } from "./generation/routes.ts";
@@ -12,7 +14,7 @@ import { LineDispatcher, startLineWatch, workerConcurrency } from "./generation/
 import { repliesWaitingLongerThan } from "./generation/scheduler-queries.ts";
 import { capacitiesOf, MEMBER_KEY_CAPACITY, WORKER_ID } from "./generation/scheduling.ts";
 import { GENERATE_JOB, type GenerationDeps } from "./generation/service.ts";
-import { runGeneration } from "./generation/worker.ts";
+import { runGeneration, type WorkerDeps } from "./generation/worker.ts";
 import { chatRatingRoutes } from "./rating-routes.ts";
 import { chatRoutes } from "./routes.ts";
 import type { GenerationRow } from "./schema.ts";
@@ -36,32 +38,34 @@ export async function installChat(
   await recoverOrphans(db, bus, { all: queue.driver === "in-process", staleMs });
   const chats = new ChatService({ db, storage: deps.storage, edition: deps.config.edition });
   await app.register(chatRoutes, { db, auth: deps.auth, chats, edition: deps.config.edition });
-  await app.register(chatEditRoutes, { db, auth: deps.auth, chats });
+  await app.register(chatEditRoutes, { db, auth: deps.auth, chats, imageModerator: deps.images?.moderator });
   await app.register(chatRatingRoutes, { db, auth: deps.auth });
   const memberBackend = memberBackendChooser(deps);
   // What this process can serve, read at each claim: Admin → Models may switch models at runtime.
   const capacities = () => [
     ...capacitiesOf(deps.inference.registry.entries, deps.config.llm.sequences),
     MEMBER_KEY_CAPACITY,
+    ...(deps.images?.backend ? [imageCapacity(deps.images)] : []),
   ];
-  const run = (generation: GenerationRow, interrupt: AbortSignal) =>
-    runGeneration(
-      {
-        db,
-        bus,
-        inference: deps.inference,
-        memorySite: deps.config,
-        logFailure: (context, what) => app.log.error(context, what),
-        onReplyStored: (characterId) => countCharacterMessage(db, characterId),
-        onReplyDone: (conversationId, permissions) =>
-          afterReply({ db, queue, site: deps.config }, conversationId, permissions),
-        backendFor: memberBackend,
-        memoryEmbedder: deps.memoryEmbedder,
-        heartbeatMs: staleMs / 4,
-      },
-      generation,
-      interrupt,
-    );
+  const run = (generation: GenerationRow, interrupt: AbortSignal) => {
+    const workerDeps: WorkerDeps = {
+      db,
+      bus,
+      inference: deps.inference,
+      memorySite: deps.config,
+      logFailure: (context, what) => app.log.error(context, what),
+      onReplyStored: (characterId) => countCharacterMessage(db, characterId),
+      onReplyDone: (conversationId, permissions) =>
+        afterReply({ db, queue, site: deps.config }, conversationId, permissions),
+      backendFor: memberBackend,
+      memoryEmbedder: deps.memoryEmbedder,
+      heartbeatMs: staleMs / 4,
+    };
+    // A picture waits in the same line, for the image server's slots (generation/images.ts).
+    if (deps.images && isImageGeneration(generation.capacityKey))
+      return runImageGeneration({ ...workerDeps, images: deps.images }, generation, interrupt);
+    return runGeneration(workerDeps, generation, interrupt);
+  };
   const line = new LineDispatcher({
     db,
     workerId: WORKER_ID,

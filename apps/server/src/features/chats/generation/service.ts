@@ -14,6 +14,9 @@ import { addAlternative, appendMessage, findMessage, lastMessage, writeReply } f
 import type { MessageRow } from "../schema.ts";
 import { acceptContext, storeSend } from "./accept-queries.ts";
 import { assertMessageFits, countingBackend } from "./budget.ts";
+import { assertMayMakeImages } from "./image-policy.ts";
+import { GUIDELINES_MESSAGE, promptRefusal, UNDERAGE_MESSAGE } from "./image-worker.ts";
+import { type ImageServices, imageCapacity } from "./images.ts";
 import { viaMemberKey } from "./member-model.ts";
 import { assertMayGenerate } from "./policy.ts";
 import { claimConversation, countMessageSent, createGeneration, releaseConversation } from "./queries.ts";
@@ -31,6 +34,8 @@ export interface GenerationDeps {
   inference: InferenceService;
   /** This process's own line, when it runs replies: woken at once, ahead of the queue's wake-up. */
   wakeHere?: () => void;
+  /** Image generation (issue 16); absent or without a backend: the Image button's request is refused plainly. */
+  images?: ImageServices;
   /** Where a lost wake-up is reported (the line's periodic look still finds the reply). */
   logWakeFailure?: (error: unknown) => void;
 }
@@ -73,16 +78,7 @@ export class GenerationService {
     const context = found as NonNullable<typeof found>;
     const { conversation, character, persona } = context;
     assertChattable(viewer, character, context.creatorBlocked, deps.config.edition);
-    if (req.type === "image") {
-      if (!viewer.permissions.includes("conversation_images")) {
-        throw new HttpError(
-          403,
-          "forbidden",
-          "Conversation images need the True Supporter or I'm All In plan.",
-        );
-      }
-      throw new HttpError(400, "invalidRequest", "Image generation is not set up on this server yet.");
-    }
+    if (req.type === "image") return this.startImage(viewer, req, context);
     if (req.action === "send" && !req.content)
       throw new HttpError(400, "invalidRequest", "content: Write something first");
     assertMayGenerate(deps.config, viewer, req.action !== "autopilot", context.sentToday ?? 0);
@@ -173,6 +169,120 @@ export class GenerationService {
         throw error;
       }
     }
+    return this.announce(req, conversation.id, generationId, capacity, {
+      userMessage,
+      reply,
+      position,
+      target,
+    });
+  }
+
+  /**
+   * A picture (issue 16): the same line, waiting room, daily count and events as a reply. `send`
+   * adds a bot message for a new picture; `regenerate` makes the picture of a message with an
+   * image prompt again (after its prompt was edited). A prompt the content checks refuse is
+   * refused here, before anything is stored.
+   */
+  private async startImage(
+    viewer: Viewer,
+    req: GenerateRequest,
+    context: NonNullable<Awaited<ReturnType<typeof acceptContext>>>,
+  ): Promise<StartedGeneration> {
+    const { deps } = this;
+    const { db } = deps;
+    const { conversation } = context;
+    // assertChattable refused a chat whose character is gone.
+    const character = context.character as NonNullable<typeof context.character>;
+    assertMayMakeImages(viewer, character, deps.images);
+    const images = deps.images as ImageServices;
+    if (req.action !== "send" && req.action !== "regenerate")
+      throw new HttpError(400, "invalidRequest", "A picture can be made (send) or made again (regenerate).");
+    assertMayGenerate(deps.config, viewer, true, context.sentToday ?? 0);
+    await this.room.assertAdmitted(viewer, {
+      ownerUserId: conversation.userId,
+      messageCount: conversation.messageCount,
+      creatorUserId: character.creatorUserId,
+    });
+    let target: MessageRow | null = null;
+    if (req.action === "regenerate") {
+      target = req.message_id
+        ? await findMessage(db, req.message_id)
+        : await lastMessage(db, conversation.id);
+      if (!target || target.conversationId !== conversation.id)
+        throw new HttpError(404, "notFound", "No such message.");
+      if (target.role !== "bot" || !target.imagePrompt)
+        throw new HttpError(
+          400,
+          "invalidRequest",
+          "This message has no image prompt to make a picture from.",
+        );
+      const refusal = promptRefusal(await images.moderator.checkPrompt(target.imagePrompt));
+      if (refusal)
+        throw new HttpError(
+          400,
+          refusal,
+          refusal === "imagePromptUnderage" ? UNDERAGE_MESSAGE : GUIDELINES_MESSAGE,
+        );
+    }
+    const generationId = randomUUID();
+    const place = placeInLine(viewer);
+    const capacity = imageCapacity(images);
+    if (!(await claimConversation(db, conversation.id, generationId)))
+      throw new HttpError(
+        409,
+        "conflict",
+        "A reply is already being written in this chat. Wait for it or stop it.",
+      );
+    let reply: MessageRow | null = null;
+    try {
+      reply = target
+        ? await writeReply(db, target.id, target.content, "streaming")
+        : await appendMessage(db, {
+            conversationId: conversation.id,
+            role: "bot",
+            content: "",
+            state: "streaming",
+          });
+      await createGeneration(db, {
+        id: generationId,
+        conversationId: conversation.id,
+        userId: viewer.id,
+        action: req.action,
+        messageId: reply?.id ?? null,
+        modelId: null,
+        settings: null,
+        turnAt: new Date(Date.now() + place.delaySeconds * 1000),
+        capacityKey: capacity.key,
+        maxRunning: place.maxRunning,
+      });
+      await countMessageSent(db, viewer.id);
+    } catch (error) {
+      await releaseConversation(db, conversation.id, generationId);
+      throw error;
+    }
+    return this.announce(req, conversation.id, generationId, capacity, {
+      userMessage: null,
+      reply,
+      position: null,
+      target,
+    });
+  }
+
+  /** `started` on the bus, then the wake-ups: the line decides which worker takes it. */
+  private async announce(
+    req: GenerateRequest,
+    conversationId: string,
+    generationId: string,
+    capacity: { key: string; limit: number },
+    made: {
+      userMessage: MessageRow | null;
+      reply: MessageRow | null;
+      position: number | null;
+      target: MessageRow | null;
+    },
+  ): Promise<StartedGeneration> {
+    const { deps } = this;
+    const { userMessage, reply, position, target } = made;
     try {
       const started: GenerationEvent = {
         type: "started",
@@ -200,7 +310,7 @@ export class GenerationService {
         started: { event: started, id: startedId },
       };
     } catch (error) {
-      await releaseConversation(db, conversation.id, generationId);
+      await releaseConversation(deps.db, conversationId, generationId);
       throw error;
     }
   }
