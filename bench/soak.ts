@@ -2,8 +2,11 @@
 // OpenAI-compatible server, on PGlite and on PostgreSQL + Redis (one process each). Per minute:
 // replies, errors, first token and per-token delay (p50/p99), and the process's memory (RSS and
 // V8 heap, from its /metrics), so growth over time shows.
+// On PGlite it also reads the embedded database's own figures (WebAssembly memory, dead rows, WAL
+// since the last checkpoint: db/embedded-maintenance.ts). `pglite-unkept` is PGlite with its
+// upkeep off (HEARTH_DB_MAINTENANCE_S=0), to compare with `pglite` in one run.
 // Run: npx tsx bench/soak.ts   (writes its section of docs/PERFORMANCE.md)
-// Env: HEARTH_SOAK_CONFIGS=pglite,pg  HEARTH_SOAK_STREAMS=200  HEARTH_SOAK_MINUTES=10
+// Env: HEARTH_SOAK_CONFIGS=pglite,pg (also pglite-unkept)  HEARTH_SOAK_STREAMS=200  HEARTH_SOAK_MINUTES=10
 //      HEARTH_SOAK_TOKENS=100 (per reply, one every 20 ms)  HEARTH_SOAK_PAUSE_S=10 (a guest's
 //      pause between a reply's end and its next message; 0: at once)  HEARTH_BENCH_WRITE=0 (print only)
 
@@ -45,6 +48,14 @@ interface Minute {
   held: number[];
   rssMb: number;
   heapMb: number;
+  embedded?: Embedded;
+}
+/** PGlite's own figures at a minute's end. */
+interface Embedded {
+  wasmMb: number;
+  deadRows: number;
+  walMb: number;
+  tablesMb: number;
 }
 const sections: string[] = [];
 const loadAtStart = loadavg()[0] ?? 0;
@@ -53,6 +64,7 @@ for (const config of CONFIGS) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-soak-data-"));
   let pgDb: TestDatabase | null = null;
   const env: Record<string, string> = { ...standInEnv(standIn.url), HEARTH_DATA_DIR: dataDir };
+  if (config === "pglite-unkept") env.HEARTH_DB_MAINTENANCE_S = "0";
   if (config === "pg") {
     pgDb = await createTestDatabase("postgres");
     Object.assign(env, {
@@ -84,6 +96,7 @@ for (const config of CONFIGS) {
   const sampler = setInterval(async () => {
     const m = minuteOf(performance.now() - 1);
     Object.assign(m, await memoryOf(hearth).catch(() => ({ rssMb: Number.NaN, heapMb: Number.NaN })));
+    if (config !== "pg") m.embedded = await embeddedOf(hearth).catch(() => undefined);
   }, 60_000);
   const signal = AbortSignal.timeout(MINUTES * 60_000 + 120_000);
   setMaxListeners(0, signal);
@@ -118,10 +131,20 @@ for (const config of CONFIGS) {
   await pgDb?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const label = config === "pg" ? "PostgreSQL + Redis, 1 process" : "PGlite, 1 process";
+  const label =
+    config === "pg"
+      ? "PostgreSQL + Redis, 1 process"
+      : config === "pglite-unkept"
+        ? "PGlite without its upkeep (HEARTH_DB_MAINTENANCE_S=0), 1 process"
+        : "PGlite, 1 process";
+  const embeddedCells = (e: Embedded | undefined) =>
+    e
+      ? ` ${e.wasmMb.toFixed(0)} | ${e.deadRows} | ${e.walMb.toFixed(0)} | ${e.tablesMb.toFixed(0)} |`
+      : " – | – | – | – |";
+  const withEmbedded = config !== "pg";
   const rows = minutes.map(
     (m) =>
-      `| ${m.minute} | ${m.replies} | ${m.errors} | ${ms(percentile(m.first, 0.5))} / ${ms(percentile(m.first, 0.99))} | ${ms(percentile(m.held, 0.5))} / ${ms(percentile(m.held, 0.99))} | ${m.rssMb.toFixed(0)} / ${m.heapMb.toFixed(0)} |`,
+      `| ${m.minute} | ${m.replies} | ${m.errors} | ${ms(percentile(m.first, 0.5))} / ${ms(percentile(m.first, 0.99))} | ${ms(percentile(m.held, 0.5))} / ${ms(percentile(m.held, 0.99))} | ${m.rssMb.toFixed(0)} / ${m.heapMb.toFixed(0)} |${withEmbedded ? embeddedCells(m.embedded) : ""}`,
   );
   const total = minutes.reduce((s, m) => s + m.replies, 0);
   const failed = minutes.reduce((s, m) => s + m.errors, 0);
@@ -129,8 +152,8 @@ for (const config of CONFIGS) {
 
 Load average ${loadAtStart.toFixed(1)} when the run began, ${(loadavg()[0] ?? 0).toFixed(1)} when this database's part ended. ${total} replies, ${failed} errors${errors.size ? ` (${[...errors].map(([e, n]) => `${e}: ${n}`).join(", ")})` : ""}; Hearth's CPU ${Math.round(cpu * 100)}% of a core on average; memory (RSS / V8 heap used) ${memory.start.rssMb.toFixed(0)} / ${memory.start.heapMb.toFixed(0)} MB after the guests signed in, ${memory.end.rssMb.toFixed(0)} / ${memory.end.heapMb.toFixed(0)} MB at the end.
 
-| minute | replies | errors | first token, added (p50 / p99) | per token, added (p50 / p99) | RSS / heap at the minute's end (MB) |
-|---|---|---|---|---|---|
+| minute | replies | errors | first token, added (p50 / p99) | per token, added (p50 / p99) | RSS / heap at the minute's end (MB) |${withEmbedded ? " WASM memory (MB) | dead rows | WAL since checkpoint (MB) | tables (MB) |" : ""}
+|---|---|---|---|---|---|${withEmbedded ? "---|---|---|---|" : ""}
 ${rows.join("\n")}
 `;
   console.log(section);
@@ -157,6 +180,18 @@ async function memoryOf(p: HearthProcess): Promise<{ rssMb: number; heapMb: numb
   return {
     rssMb: value("hearth_process_resident_memory_bytes") / 2 ** 20,
     heapMb: value("hearth_nodejs_heap_size_used_bytes") / 2 ** 20,
+  };
+}
+
+async function embeddedOf(p: HearthProcess): Promise<Embedded> {
+  const text = await (await fetch(`${p.base}/metrics`)).text();
+  const value = (name: string) =>
+    Number(text.match(new RegExp(`^hearth_embedded_${name} ([\\d.e+]+)`, "m"))?.[1] ?? Number.NaN);
+  return {
+    wasmMb: value("wasm_memory_bytes") / 2 ** 20,
+    deadRows: value("dead_rows"),
+    walMb: value("wal_since_checkpoint_bytes") / 2 ** 20,
+    tablesMb: value("table_bytes") / 2 ** 20,
   };
 }
 

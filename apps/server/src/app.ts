@@ -312,7 +312,11 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   });
   const speech = await installVoice(app, { config, db: database.db, auth, storage });
   // The lines under load (docs/SCALING.md: what to alert on).
-  addGauges(metrics, [...lineGauges(database.db), ...roomGauges(database.db)]);
+  addGauges(metrics, [
+    ...lineGauges(database.db),
+    ...roomGauges(database.db),
+    ...(database.gauges?.() ?? []),
+  ]);
   await installSite(app, { config, db: database.db, auth });
   await installPledges(app, { config, db: database.db, auth });
   await app.register(openAiRoutes, { inference, apiKey: config.apiKey, embeddings: memoryEmbedder });

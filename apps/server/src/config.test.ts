@@ -128,7 +128,9 @@ describe("HEARTH_DURABILITY_WINDOW_MS", () => {
     expect(databaseTarget(load({ HEARTH_DURABILITY_WINDOW_MS: "250" }))).toEqual({
       pgliteDir: path.join(dataDir, "db"),
       durabilityWindowMs: 250,
+      maintenanceEveryMs: 60_000,
     });
+    expect(databaseTarget(load({ HEARTH_DB_MAINTENANCE_S: "0" }))).toMatchObject({ maintenanceEveryMs: 0 });
     expect(databaseTarget(load({ DATABASE_URL: "postgres://db/hearth" }))).toEqual({
       url: "postgres://db/hearth",
     });

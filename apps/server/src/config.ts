@@ -18,6 +18,8 @@ const envSchema = z.object({
   HEARTH_DATA_DIR: z.string().default("./data"),
   /** Embedded database: at most this many milliseconds of acknowledged writes can be lost on power loss (0: none). */
   HEARTH_DURABILITY_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Embedded database: seconds between its vacuums and checkpoints (0: never). */
+  HEARTH_DB_MAINTENANCE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -175,6 +177,8 @@ export interface Config {
    * milliseconds of acknowledged writes can be lost on power loss; 0 fsyncs at every commit.
    */
   durabilityWindowMs: number;
+  /** Embedded database only: seconds between vacuums of its busy tables and checkpoints; 0: never. */
+  dbMaintenanceS: number;
   publicUrl: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -365,6 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     durabilityWindowMs: e.HEARTH_DURABILITY_WINDOW_MS,
+    dbMaintenanceS: e.HEARTH_DB_MAINTENANCE_S,
     publicUrl: e.PUBLIC_URL ?? null,
     databaseUrl: e.DATABASE_URL || null,
     redisUrl: e.REDIS_URL || null,

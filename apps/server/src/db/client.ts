@@ -8,7 +8,9 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import type { GaugeReading } from "../http/metrics.ts";
 import { openDurablePglite } from "./durable-pglite.ts";
+import { EmbeddedMaintenance, type EmbeddedStats } from "./embedded-maintenance.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -34,6 +36,10 @@ export interface Database {
    * The embedded database serves one process, so an online backup must be taken inside it.
    */
   dumpDataDir?(): Promise<Blob>;
+  /** PGlite on disk: its vacuums and checkpoints (embedded-maintenance.ts), when turned on. */
+  maintenance?: EmbeddedMaintenance;
+  /** Figures for /metrics about the database itself (PGlite on disk). */
+  gauges?(): GaugeReading[];
 }
 
 const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
@@ -51,21 +57,28 @@ export type DatabaseTarget =
        * only benchmarks and tests that measure that difference use it.
        */
       durabilityWindowMs?: number | null;
+      /** How often the embedded database is vacuumed and checkpointed (ms; 0: never). */
+      maintenanceEveryMs?: number;
     };
 
 /** Hearth's default for HEARTH_DURABILITY_WINDOW_MS. */
 export const DEFAULT_DURABILITY_WINDOW_MS = 1000;
+/** Hearth's default for HEARTH_DB_MAINTENANCE_S, in ms. */
+export const DEFAULT_MAINTENANCE_EVERY_MS = 60_000;
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite under the data directory. */
 export function databaseTarget(config: {
   databaseUrl: string | null;
   dataDir: string;
   durabilityWindowMs?: number;
+  dbMaintenanceS?: number;
 }): DatabaseTarget {
   if (config.databaseUrl) return { url: config.databaseUrl };
   return {
     pgliteDir: path.join(config.dataDir, "db"),
     durabilityWindowMs: config.durabilityWindowMs ?? DEFAULT_DURABILITY_WINDOW_MS,
+    maintenanceEveryMs:
+      config.dbMaintenanceS === undefined ? DEFAULT_MAINTENANCE_EVERY_MS : config.dbMaintenanceS * 1000,
   };
 }
 
@@ -74,7 +87,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ("url" in target) return openPostgres(target.url);
   const window =
     target.durabilityWindowMs === undefined ? DEFAULT_DURABILITY_WINDOW_MS : target.durabilityWindowMs;
-  return openPglite(target.pgliteDir, window);
+  return openPglite(target.pgliteDir, window, target.maintenanceEveryMs ?? 0);
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -103,7 +116,11 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dir: string | null, durabilityWindowMs: number | null): Promise<Database> {
+async function openPglite(
+  dir: string | null,
+  durabilityWindowMs: number | null,
+  maintenanceEveryMs: number,
+): Promise<Database> {
   // pgvector comes with PGlite (its own package): memory vectors may use it (decision 014).
   const extensions = { vector };
   // On disk, acknowledged writes reach the disk within the window (decision 019).
@@ -116,6 +133,9 @@ async function openPglite(dir: string | null, durabilityWindowMs: number | null)
     (dir ? await PGlite.create(path.resolve(dir), { extensions }) : await PGlite.create({ extensions }));
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Db;
+  // Only on disk: a database in memory (tests) lives too briefly to need it.
+  const maintenance = dir ? new EmbeddedMaintenance(client, { everyMs: maintenanceEveryMs }) : undefined;
+  maintenance?.start();
   return {
     db,
     driver: "pglite",
@@ -123,8 +143,61 @@ async function openPglite(dir: string | null, durabilityWindowMs: number | null)
     async ping() {
       await client.query("select 1");
     },
-    close: () => (durable ? durable.close() : client.close()),
+    async close() {
+      await maintenance?.stop();
+      await (durable ? durable.close() : client.close());
+    },
+    maintenance,
+    gauges: () => (maintenance ? embeddedGauges(maintenance) : []),
     // Between transactions: PGlite's query() and transaction() both wait on this lock.
     dumpDataDir: () => client._runExclusiveTransaction(() => client.dumpDataDir("none")),
   };
+}
+
+/** The embedded database's own figures, read when /metrics is scraped. */
+function embeddedGauges(maintenance: EmbeddedMaintenance): GaugeReading[] {
+  let reading: Promise<EmbeddedStats> | null = null;
+  // One read of the database per scrape, shared by the gauges below.
+  const stats = () => {
+    reading ??= maintenance.stats().finally(() => setTimeout(() => (reading = null), 1000).unref());
+    return reading;
+  };
+  const gauge = (name: string, help: string, pick: (s: EmbeddedStats) => number) => ({
+    name,
+    help,
+    labelNames: [],
+    read: async () => [{ labels: {}, value: pick(await stats()) }],
+  });
+  return [
+    gauge(
+      "hearth_embedded_wasm_memory_bytes",
+      "PGlite's WebAssembly memory (it never shrinks).",
+      (s) => s.wasmBytes,
+    ),
+    gauge(
+      "hearth_embedded_backend_memory_bytes",
+      "What PGlite's PostgreSQL memory contexts hold.",
+      (s) => s.backendBytes,
+    ),
+    gauge(
+      "hearth_embedded_wal_since_checkpoint_bytes",
+      "WAL written since the embedded database's last checkpoint.",
+      (s) => s.walSinceCheckpointBytes,
+    ),
+    gauge(
+      "hearth_embedded_dead_rows",
+      "Dead row versions in the embedded database's tables.",
+      (s) => s.deadRows,
+    ),
+    gauge(
+      "hearth_embedded_table_bytes",
+      "The embedded database's tables with indexes and TOAST.",
+      (s) => s.tableBytes,
+    ),
+    gauge(
+      "hearth_embedded_maintenance_rounds",
+      "Vacuum and checkpoint rounds since the start.",
+      (s) => s.rounds,
+    ),
+  ];
 }
