@@ -1,6 +1,6 @@
 import { chatLimits } from "@hearth/contract/labels";
 import { ArrowUp, Sparkles, Square } from "lucide-react";
-import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { cn } from "../../ui/cn.ts";
 import { Spinner } from "../../ui/spinner.tsx";
 import { MicButton } from "../voice/mic-button.tsx";
@@ -57,6 +57,8 @@ interface ChatInputProps {
   onSend: (text: string) => boolean;
   onStop: () => void;
   onSuggest: () => void;
+  /** The Image button (§4), placed first in the bar; absent: no button. */
+  imageButton?: (props: { className: string; disabled: boolean }) => ReactNode;
 }
 
 export function ChatInput({
@@ -71,6 +73,7 @@ export function ChatInput({
   onSend,
   onStop,
   onSuggest,
+  imageButton,
 }: ChatInputProps) {
   const [draft, setDraft] = useState(() => readDraft(conversationId));
   const [recording, setRecording] = useState(false);
@@ -145,6 +148,7 @@ export function ChatInput({
         submit();
       }}
     >
+      {imageButton?.({ className: iconButton, disabled: disabled || Boolean(sendBlocked) || generating })}
       <button
         type="button"
         className={cn(iconButton, "text-muted hover:bg-surface-2 hover:text-accent-text")}

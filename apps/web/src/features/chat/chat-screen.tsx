@@ -43,6 +43,7 @@ import {
 } from "./chat-notices.tsx";
 import { type Announcement, lastBotRow, type TypingState } from "./chat-state.ts";
 import { ChatToolDialogs, pickCount } from "./chat-tool-dialogs.tsx";
+import { ImageButton } from "./image-button.tsx";
 import { MessageList, type MessageListHandle } from "./message-list.tsx";
 import type { LastBotActions } from "./message-row.tsx";
 import { PickBar } from "./pick-bar.tsx";
@@ -392,6 +393,9 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
             onSend={send}
             onStop={chat.stop}
             onSuggest={chat.suggest}
+            imageButton={(props) => (
+              <ImageButton {...props} me={me} characterId={character.id} onImage={chat.makeImage} />
+            )}
           />
         )}
         <p className="text-center text-xs text-muted">

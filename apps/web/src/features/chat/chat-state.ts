@@ -351,7 +351,9 @@ function failed(state: ChatState, code: string, detail: string, problemId: numbe
     problem = { kind: "limit", detail };
   } else if (code === "messageTooLong") {
     problem = { kind: "tooLong", detail };
-  } else if (code === "impersonating") {
+  } else if (code === "impersonating" || code.startsWith("image")) {
+    // A read-only view, or a picture refused or failed (imagePromptUnderage and
+    // imageContentGuidelines are dismissible, §8): a dismissible banner, no Resubmit.
     problem = { kind: "refused", detail };
   } else if (code === "waitingRoom") {
     problem = { kind: "waiting", detail };

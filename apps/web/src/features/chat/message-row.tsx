@@ -8,6 +8,7 @@ import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 import type { ChatRow } from "./chat-state.ts";
 import { useRowLayout } from "./layout.ts";
 import { type EditKind, MessageEditor } from "./message-editor.tsx";
+import { MessageImage } from "./message-image.tsx";
 import { iconButton, MessageMenu } from "./message-menu.tsx";
 import { MessageText } from "./message-text.tsx";
 
@@ -263,7 +264,13 @@ export const MessageRow = memo(function MessageRow({
     editable && tools && message.image_prompt !== null ? () => tools.onEdit(message.id, "image") : undefined;
   // Rate (§2 action row, §4 "Message rating"): a finished bot reply the server has stored.
   const rateable =
-    bot && stored && !gated && !quiet && !streaming && message.state !== "streaming" && content !== "";
+    bot &&
+    stored &&
+    !gated &&
+    !quiet &&
+    !streaming &&
+    message.state !== "streaming" &&
+    (content !== "" || message.image_url !== null);
   const menu = (className?: string) =>
     quiet || streaming ? null : (
       <MessageMenu
@@ -299,7 +306,12 @@ export const MessageRow = memo(function MessageRow({
             className={cn(bubble, "rounded-tl-md border border-border bg-surface", editor && "w-full")}
           >
             {editor ??
-              (content === "" && streaming ? (
+              (message.image_url ? (
+                <div className="flex flex-col gap-2">
+                  <MessageImage message={message} />
+                  {content ? <MessageText text={content} streaming={streaming} /> : null}
+                </div>
+              ) : content === "" && streaming ? (
                 <TypingDots />
               ) : content === "" ? (
                 <p className="text-muted italic">No reply</p>

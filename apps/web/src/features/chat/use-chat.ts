@@ -8,7 +8,7 @@ import type {
 } from "@hearth/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { type ApiRequestError, errorMessage, isApiRequestError } from "../../lib/api.ts";
 import {
   chatKeys,
   fetchConversation,
@@ -30,6 +30,10 @@ interface Begin {
   content?: string;
   targetId?: string;
   retryRowKey?: string;
+  /** A picture (type image): its failures are dismissed, never resubmitted as text. */
+  image?: boolean;
+  /** A refusal before anything started that the caller handles itself (a plan or training modal). */
+  onRefused?: (error: ApiRequestError) => boolean;
 }
 
 let localIds = 0;
@@ -164,13 +168,16 @@ export function useChat(
           handledGeneration.current = event.generation_id;
         dispatch({
           type: "generation/event",
-          event,
+          event:
+            event.type === "error" ? { ...event, code: imageCode(event.code) as typeof event.code } : event,
           now: new Date().toISOString(),
           conversationId,
           problemId: ++problemIds.current,
         });
         if (event.type === "done") syncConversation(event);
       };
+      // A picture's failure is its own kind of problem (chat-state: dismissible, no Resubmit).
+      const imageCode = (code: string) => (begin.image && !code.startsWith("image") ? "imageFailed" : code);
 
       try {
         const end = await runGenerationStream({
@@ -206,6 +213,10 @@ export function useChat(
             return;
           }
         }
+        if (isApiRequestError(error) && begin.onRefused?.(error)) {
+          dispatch({ type: "generation/superseded" });
+          return;
+        }
         if (code === "notFound" && begin.generationId) {
           // The reply finished (and expired) before we could follow it: show what was stored.
           await resync();
@@ -213,7 +224,7 @@ export function useChat(
         }
         dispatch({
           type: "generation/failed",
-          code,
+          code: imageCode(code),
           detail: errorMessage(error),
           problemId: ++problemIds.current,
         });
@@ -321,6 +332,20 @@ export function useChat(
     }
   }, [request, start, busy]);
 
+  /**
+   * The Image button's picture (§4): a new bot message made by the image server, through the
+   * same generation call with type image. `onRefused` takes refusals the screen answers with a
+   * modal (a plan, training).
+   */
+  const makeImage = useCallback(
+    (onRefused?: (error: ApiRequestError) => boolean) => {
+      if (busy()) return false;
+      void start({ action: "send", image: true, onRefused, request: request("send", { type: "image" }) });
+      return true;
+    },
+    [request, start, busy],
+  );
+
   const stop = useCallback(() => {
     const streaming = stateRef.current.streaming;
     const controller = controllerRef.current;
@@ -395,6 +420,7 @@ export function useChat(
     regenerate,
     continueReply,
     suggest,
+    makeImage,
     resubmit,
     stop,
     selectAlternative,
