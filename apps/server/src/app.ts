@@ -62,6 +62,7 @@ import { installPledges, pledgeTierOf } from "./features/pledges/index.ts";
 import { installRatings, ratingsOnAccountDeletion } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
 import { activeOffer, installSite, readSale } from "./features/site/index.ts";
+import { type ImageTraining, installImageTraining } from "./features/image-training/index.ts";
 import { installVoice } from "./features/voice/index.ts";
 import { installWaitingRoom, roomGauges } from "./features/waiting-room/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
@@ -90,6 +91,8 @@ export interface Hearth {
   storage: FileStorage;
   characters: CharacterService;
   backups: Backups;
+  /** Per-bot image training: its job's step events and sweep (features/image-training). */
+  imageTraining: ImageTraining;
   /** Every route registered, as "METHOD /path" (fastify's `:name` syntax), for the coverage test. */
   routes: string[];
   /**
@@ -311,6 +314,13 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     timing: config.product.waitingRoom,
   });
   const speech = await installVoice(app, { config, db: database.db, auth, storage });
+  const imageTraining = await installImageTraining(app, {
+    config,
+    db: database.db,
+    auth,
+    storage,
+    queue: featureQueue,
+  });
   // The lines under load (docs/SCALING.md: what to alert on).
   addGauges(metrics, [
     ...lineGauges(database.db),
@@ -350,6 +360,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     storage,
     characters,
     backups,
+    imageTraining,
     routes,
     interruptReplies: () => chat.interruptNow(),
     async close(opts = {}) {
@@ -368,6 +379,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
       chat.stop();
       await backups.stop();
       for (const stop of stopCommunity) stop();
+      imageTraining.stop();
       billing.stop();
       await app.close();
       await speech.stop();

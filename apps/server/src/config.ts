@@ -7,6 +7,7 @@ import { z } from "zod";
 import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
 import { type ImagesConfig, imagesConfig, imagesEnv } from "./config-images.ts";
 import { type SpeechConfig, speechConfig, speechEnv } from "./config-speech.ts";
+import { type TrainingConfig, trainingConfig, trainingEnv } from "./config-training.ts";
 
 /**
  * Every setting Hearth reads, from environment variables, with its default.
@@ -164,6 +165,8 @@ const envSchema = z.object({
   ...speechEnv,
   /** Image generation and content checks (config-images.ts). */
   ...imagesEnv,
+  /** Image training: a LoRA training service (config-training.ts). */
+  ...trainingEnv,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -300,6 +303,8 @@ export interface Config {
   product: ProductConfig;
   /** Text to speech for Listen and voice samples (config-speech.ts, features/voice). */
   speech: SpeechConfig;
+  /** Per-bot image training's LoRA service, or null (config-training.ts, features/image-training). */
+  training: TrainingConfig;
   /** Image generation in chats and its content checks (config-images.ts). */
   images: ImagesConfig;
   /**
@@ -464,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     product,
     speech,
+    training: trainingConfig(e),
     images,
     backups: {
       everyMs: e.HEARTH_BACKUP_EVERY,

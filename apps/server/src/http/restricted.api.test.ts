@@ -45,6 +45,7 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
   "PUT /api/admin/ads/{id}": () => ({ name: "Ad", text: "Lanterns", link_url: "https://example.com/" }),
   "PUT /api/conversations/{id}/voice": () => ({ voice_id: null }),
   "POST /api/messages/{id}/voice-rating": () => ({ rating: 3 }),
+  "POST /api/characters/train": (ids) => ({ character_id: ids.publicBot }),
 };
 const QUERIES: Record<string, (ids: Ids) => string> = {
   "DELETE /api/conversations/{id}/messages": (ids) => `?from=${ids.message}`,
