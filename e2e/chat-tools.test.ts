@@ -380,7 +380,7 @@ describe("chat tools", () => {
     const { context, page, pageErrors } = await newPage(browser, server);
     await signInPremium(context);
     const character = await createCharacter(context, "Keeper Iris");
-    // No image generation is set up here, so no message has an image prompt yet: the page is shown
+    // No image model is configured here, so no message has an image prompt yet: the page is shown
     // one (and the prompt edit is answered) by the test, the new image is asked of the real server.
     await page.route("**/api/conversations/*/messages?*", async (route) => {
       const response = await route.fetch();
@@ -410,7 +410,10 @@ describe("chat tools", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     const body = (await generate).postDataJSON() as GenerateRequest;
     expect(body).toMatchObject({ type: "image", action: "regenerate" });
-    await page.getByText("Image generation is not set up on this server yet.").waitFor();
+    // This server has no image backend: the answer says so plainly (issue 16, decision 020).
+    await page
+      .getByText("This server has no image model, so it cannot make pictures.", { exact: false })
+      .waitFor();
     await editor.waitFor({ state: "detached" });
     expect(pageErrors).toEqual([]);
     await context.close();
