@@ -87,8 +87,10 @@ export const accountImportReport = z.object({
   /** Messages and memories of the imported conversations. */
   messages: z.number().int(),
   memories: z.number().int(),
+  /** Characters, conversations and lorebooks an earlier import of this same archive brought in. */
+  already_imported: z.number().int(),
   skipped: z.array(accountImportSkip),
-  /** Every import adds new copies: importing the same archive twice gives two of each. */
+  /** How a second import of the same archive behaves (only what is missing is added). */
   note: z.string(),
 });
 export type AccountImportReport = z.infer<typeof accountImportReport>;

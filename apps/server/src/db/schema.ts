@@ -1,4 +1,5 @@
 // The one Drizzle schema: every feature's tables, gathered for the client and drizzle-kit.
+export * from "../features/account-transfer/schema.ts";
 export * from "../features/accounts/schema.ts";
 export * from "../features/ads/schema.ts";
 export * from "../features/billing/schema.ts";

@@ -250,6 +250,59 @@ describe.each(drivers)("account export and import on %s", (driver) => {
     expect(profile.highlights).toBe("I like storms.");
   });
 
+  it("imports the same archive again adding only what is missing, and restores what was deleted", async () => {
+    const b = api(h2);
+    const member = await personAs(h2, "premium", "Twice Over");
+    const first = await b.upload("/api/account/import", member, archive, { filename: "hearth.zip" });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json<AccountImportReport>()).toMatchObject({
+      characters: 2,
+      conversations: 2,
+      already_imported: 0,
+    });
+    const counts = async () => ({
+      characters: (
+        await h2.database.db.query.characters.findMany({
+          where: (c, { and, eq, isNull }) =>
+            and(eq(c.creatorUserId, member.id as string), isNull(c.deletedAt)),
+        })
+      ).length,
+      conversations: (
+        await h2.database.db.query.conversations.findMany({
+          where: (c, { eq }) => eq(c.userId, member.id as string),
+        })
+      ).length,
+      lorebooks: (
+        await h2.database.db
+          .select()
+          .from(lorebooks)
+          .where(eq(lorebooks.userId, member.id as string))
+      ).length,
+    });
+    const once = await counts();
+    expect(once).toEqual({ characters: 2, conversations: 2, lorebooks: 1 });
+
+    const again = await b.upload("/api/account/import", member, archive, { filename: "hearth.zip" });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json<AccountImportReport>()).toMatchObject({
+      characters: 0,
+      conversations: 0,
+      lorebooks: 0,
+      already_imported: 5,
+    });
+    expect(await counts()).toEqual(once);
+
+    // A character deleted since comes back; the rest stay single.
+    const [gone] = await h2.database.db.query.characters.findMany({
+      where: (c, { eq }) => eq(c.creatorUserId, member.id as string),
+    });
+    const deleted = await b.delete(`/api/characters/${(gone as { id: string }).id}`, member);
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    const third = await b.upload("/api/account/import", member, archive, { filename: "hearth.zip" });
+    expect(third.json<AccountImportReport>()).toMatchObject({ characters: 1, already_imported: 4 });
+    expect(await counts()).toEqual(once);
+  });
+
   it("answers 400 with a clear message for archives it cannot use, never 500", async () => {
     const b = api(h2);
     const member = await personAs(h2, "free", "Mallory");

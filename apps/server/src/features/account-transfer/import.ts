@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type AccountImportReport,
   type AccountManifest,
@@ -13,7 +14,16 @@ import type { Viewer } from "../accounts/index.ts";
 import { importCard, parseCard } from "../characters/index.ts";
 import { type PersonaRow, PersonaService } from "../personas/index.ts";
 import { type ArchiveReader, badArchive, readArchive } from "./archive.ts";
-import { countLorebooks, insertLorebook, ownPersonas, readSettings, writeSettings } from "./queries.ts";
+import {
+  alreadyImported,
+  countLorebooks,
+  type ImportedKind,
+  insertLorebook,
+  ownPersonas,
+  readSettings,
+  recordImported,
+  writeSettings,
+} from "./queries.ts";
 import type { AccountTransferDeps } from "./service.ts";
 
 type Skip = AccountImportReport["skipped"][number];
@@ -47,12 +57,32 @@ function readManifest(reader: ArchiveReader): AccountManifest {
   return parsed.data;
 }
 
+/** What an earlier import of the same archive brought in, and the record of what this one brings. */
+interface Ledger {
+  /** The id here of an item this archive already brought in, or undefined. */
+  here(kind: ImportedKind, sourceId: string): string | undefined;
+  record(kind: ImportedKind, sourceId: string, targetId: string): Promise<void>;
+}
+
+async function ledgerFor(deps: AccountTransferDeps, viewer: Viewer, reader: ArchiveReader): Promise<Ledger> {
+  const archive = createHash("sha256")
+    .update(reader.read("manifest.json") ?? Buffer.alloc(0))
+    .digest("hex");
+  const earlier = await alreadyImported(deps.db, viewer.id, archive);
+  return {
+    here: (kind, sourceId) => earlier.get(`${kind}:${sourceId}`),
+    record: (kind, sourceId, targetId) =>
+      recordImported(deps.db, viewer.id, archive, kind, sourceId, targetId),
+  };
+}
+
 /**
  * Imports an archive of GET /api/account/export: characters first (private to the importer, old
  * ids mapped to new), then personas (a name the member already has maps to that persona), then
  * conversations bound to the new characters and personas, then the settings this Hearth allows.
  * Each item that cannot be imported is skipped with its reason; the archive itself being
- * unreadable is a 400 before anything is stored.
+ * unreadable is a 400 before anything is stored. Each item is recorded as it lands, so importing
+ * the same archive again (after a failure part-way, or twice by mistake) adds only what is missing.
  */
 export async function importAccount(
   deps: AccountTransferDeps,
@@ -61,6 +91,7 @@ export async function importAccount(
 ): Promise<AccountImportReport> {
   const reader = readArchive(data);
   const manifest = readManifest(reader);
+  const ledger = await ledgerFor(deps, viewer, reader);
   const skipped: Skip[] = [];
   const report: AccountImportReport = {
     characters: 0,
@@ -70,12 +101,19 @@ export async function importAccount(
     settings: [],
     messages: 0,
     memories: 0,
+    already_imported: 0,
     skipped,
-    note: "An import always adds copies: importing the same archive again gives a second copy of each character and conversation (a persona whose name you already have is reused).",
+    note: "Importing the same archive again adds only what is not here yet: what an earlier import brought in is left as it is, and what you deleted since comes back. A persona whose name you already have is reused.",
   };
 
   const characterIds = new Map<string, string>();
   for (const entry of manifest.characters) {
+    const here = ledger.here("character", entry.id);
+    if (here) {
+      characterIds.set(entry.id, here);
+      report.already_imported++;
+      continue;
+    }
     const file = reader.read(entry.file);
     if (!file) {
       skipped.push({ item: entry.file, reason: "The card file is missing from the archive." });
@@ -91,6 +129,7 @@ export async function importAccount(
         filename: entry.file.split("/").pop() ?? "card.charx",
       });
       characterIds.set(entry.id, row.id);
+      await ledger.record("character", entry.id, row.id);
       report.characters++;
     } catch (error) {
       skipped.push({ item: entry.file, reason: reasonOf(error) });
@@ -98,9 +137,13 @@ export async function importAccount(
   }
 
   const personaIds = await importPersonas(deps, viewer, reader, report);
-  const bookIds = await importLorebooks(deps, viewer, reader, report);
+  const bookIds = await importLorebooks(deps, viewer, reader, report, ledger);
 
   for (const entry of manifest.conversations) {
+    if (ledger.here("conversation", entry.id)) {
+      report.already_imported++;
+      continue;
+    }
     const file = reader.read(entry.file);
     if (!file) {
       skipped.push({ item: entry.file, reason: "The conversation file is missing from the archive." });
@@ -119,6 +162,7 @@ export async function importAccount(
         userPersonaId: (entry.persona_id && personaIds.get(entry.persona_id)) || null,
         data: withBookIds(file, bookIds),
       });
+      await ledger.record("conversation", entry.id, imported.conversation_id);
       report.conversations++;
       report.messages += imported.messages;
       report.memories += imported.memories;
@@ -188,6 +232,7 @@ async function importLorebooks(
   viewer: Viewer,
   reader: ArchiveReader,
   report: AccountImportReport,
+  ledger: Ledger,
 ): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   let room = LOREBOOKS_PER_USER_MAX - (await countLorebooks(deps.db, viewer.id));
@@ -197,6 +242,13 @@ async function importLorebooks(
       report.skipped.push({ item: name, reason: "Not a lorebook file." });
       continue;
     }
+    const oldId = name.slice("lorebooks/".length, -".json".length);
+    const here = ledger.here("lorebook", oldId);
+    if (here) {
+      ids.set(oldId, here);
+      report.already_imported++;
+      continue;
+    }
     if (room <= 0) {
       report.skipped.push({
         item: name,
@@ -204,8 +256,9 @@ async function importLorebooks(
       });
       continue;
     }
-    const oldId = name.slice("lorebooks/".length, -".json".length);
-    ids.set(oldId, await insertLorebook(deps.db, viewer.id, parsed.data));
+    const id = await insertLorebook(deps.db, viewer.id, parsed.data);
+    ids.set(oldId, id);
+    await ledger.record("lorebook", oldId, id);
     room--;
     report.lorebooks++;
   }

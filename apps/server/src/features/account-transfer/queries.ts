@@ -1,11 +1,12 @@
 import type { LorebookBody } from "@hearth/contract";
-import { and, asc, count, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../accounts/schema.ts";
 import { characters } from "../characters/schema.ts";
 import { conversations } from "../chats/schema.ts";
 import { lorebooks } from "../lorebooks/schema.ts";
 import { personas } from "../personas/schema.ts";
+import { accountImportItems } from "./schema.ts";
 
 /** The ids of the live characters the member made, oldest first. */
 export async function ownCharacterIds(db: Db, userId: string): Promise<string[]> {
@@ -93,4 +94,84 @@ export async function insertLorebook(db: Db, userId: string, book: LorebookBody)
     .values({ userId, name: book.name, description: book.description, book })
     .returning({ id: lorebooks.id });
   return (row as { id: string }).id;
+}
+
+export type ImportedKind = "character" | "conversation" | "lorebook";
+
+/**
+ * What an earlier import of this archive brought in and the member still has, as
+ * `kind:sourceId` → id here. An item deleted since is left out, so importing again restores it.
+ */
+export async function alreadyImported(
+  db: Db,
+  userId: string,
+  archiveSha256: string,
+): Promise<Map<string, string>> {
+  const rows = await db
+    .select({
+      kind: accountImportItems.kind,
+      sourceId: accountImportItems.sourceId,
+      targetId: accountImportItems.targetId,
+    })
+    .from(accountImportItems)
+    .where(and(eq(accountImportItems.userId, userId), eq(accountImportItems.archiveSha256, archiveSha256)));
+  if (rows.length === 0) return new Map();
+  const ids = (kind: ImportedKind) => rows.filter((r) => r.kind === kind).map((r) => r.targetId);
+  const live = new Set<string>();
+  const add = (found: Array<{ id: string }>) => {
+    for (const r of found) live.add(r.id);
+  };
+  if (ids("character").length)
+    add(
+      await db
+        .select({ id: characters.id })
+        .from(characters)
+        .where(
+          and(
+            inArray(characters.id, ids("character")),
+            eq(characters.creatorUserId, userId),
+            isNull(characters.deletedAt),
+          ),
+        ),
+    );
+  if (ids("conversation").length)
+    add(
+      await db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(and(inArray(conversations.id, ids("conversation")), eq(conversations.userId, userId))),
+    );
+  if (ids("lorebook").length)
+    add(
+      await db
+        .select({ id: lorebooks.id })
+        .from(lorebooks)
+        .where(and(inArray(lorebooks.id, ids("lorebook")), eq(lorebooks.userId, userId))),
+    );
+  return new Map(
+    rows.filter((r) => live.has(r.targetId)).map((r) => [`${r.kind}:${r.sourceId}`, r.targetId]),
+  );
+}
+
+/** Records that an item of the archive is now `targetId` here (the latest wins). */
+export async function recordImported(
+  db: Db,
+  userId: string,
+  archiveSha256: string,
+  kind: ImportedKind,
+  sourceId: string,
+  targetId: string,
+): Promise<void> {
+  await db
+    .insert(accountImportItems)
+    .values({ userId, archiveSha256, kind, sourceId, targetId })
+    .onConflictDoUpdate({
+      target: [
+        accountImportItems.userId,
+        accountImportItems.archiveSha256,
+        accountImportItems.kind,
+        accountImportItems.sourceId,
+      ],
+      set: { targetId, createdAt: new Date() },
+    });
 }

@@ -29,6 +29,12 @@ function ImportReport({ report }: { report: AccountImportReport }) {
           : ""}
         .
       </p>
+      {report.already_imported ? (
+        <p>
+          Already here from an earlier import of this archive: {plural(report.already_imported, "item")} (left
+          as they are).
+        </p>
+      ) : null}
       {report.skipped.length ? (
         <div>
           <p className="font-medium">Left out:</p>
