@@ -45,6 +45,12 @@ import { ChatTransferService, chatTransferRoutes } from "./features/chat-transfe
 import { installChat, lineGauges, openImageServices, promptCostOf } from "./features/chats/index.ts";
 import { healthRoutes } from "./features/health/index.ts";
 import {
+  type ImageTraining,
+  installImageTraining,
+  loraFor,
+  readyForImages,
+} from "./features/image-training/index.ts";
+import {
   BUNDLED_MODEL_PATH,
   InferenceService,
   loadRegistry,
@@ -62,7 +68,6 @@ import { installPledges, pledgeTierOf } from "./features/pledges/index.ts";
 import { installRatings, ratingsOnAccountDeletion } from "./features/ratings/index.ts";
 import { installRecommendations } from "./features/recommendations/index.ts";
 import { activeOffer, installSite, readSale } from "./features/site/index.ts";
-import { type ImageTraining, installImageTraining } from "./features/image-training/index.ts";
 import { installVoice } from "./features/voice/index.ts";
 import { installWaitingRoom, roomGauges } from "./features/waiting-room/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
@@ -294,8 +299,11 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     auth,
     storage,
     memoryEmbedder,
-    // Pictures in chats (issue 16). No training service yet: every bot is ready for images.
-    images: openImageServices(config.images, storage, { readyForImages: () => true }),
+    // Pictures in chats (issue 16); whether a bot is ready is image training's one rule.
+    images: openImageServices(config.images, storage, {
+      readyForImages: (loraStatus) => readyForImages(config, loraStatus),
+      loraFor: (characterId) => loraFor(database.db, characterId),
+    }),
   });
   const community = { config, db: database.db, auth, storage, queue: featureQueue, bus, characters };
   const ads = await installAds(app, { config, db: database.db, auth });

@@ -4,8 +4,8 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
-import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
 import { type ImagesConfig, imagesConfig, imagesEnv } from "./config-images.ts";
+import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
 import { type SpeechConfig, speechConfig, speechEnv } from "./config-speech.ts";
 import { type TrainingConfig, trainingConfig, trainingEnv } from "./config-training.ts";
 
@@ -469,8 +469,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: { filesDir: path.join(dataDir, "files"), s3 },
     product,
     speech,
-    training: trainingConfig(e),
     images,
+    training: trainingConfig(e),
     backups: {
       everyMs: e.HEARTH_BACKUP_EVERY,
       keep: e.HEARTH_BACKUP_KEEP,

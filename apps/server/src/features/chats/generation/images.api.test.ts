@@ -7,6 +7,7 @@ import { drivers } from "../../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
 import { moderationStandin } from "../../../../test/image-standins.ts";
 import { pngParameters } from "../../../../test/standin-png.ts";
+import { characters } from "../../characters/schema.ts";
 import { type Person, personAs, type Role } from "../../characters/test-support.ts";
 import { messages } from "../schema.ts";
 
@@ -304,5 +305,56 @@ describe.each(drivers)("a server with no image model on %s", (driver) => {
         .where(eq(messages.conversationId, created.conversation.id));
       expect(stored).toHaveLength(1);
     }
+  });
+});
+
+describe.each(drivers)("with a training service on %s", (driver) => {
+  let h: TestHearth;
+  let base: string;
+  let comfy: Awaited<ReturnType<typeof comfyUiStandin>>;
+  beforeAll(async () => {
+    comfy = await comfyUiStandin();
+    h = await startTestHearth({
+      driver,
+      env: {
+        IMAGES_BACKEND: "comfyui",
+        IMAGES_BASE_URL: comfy.url,
+        IMAGES_MODEL: "dreamshaper_8.safetensors",
+        // Never reached here: nothing is submitted for training.
+        TRAINING_BASE_URL: "http://127.0.0.1:9",
+      },
+    });
+    base = await h.listen();
+  });
+  afterAll(async () => {
+    await h.stop();
+    await comfy.close();
+  });
+
+  it("a bot not trained yet is refused with imageTrainingNeeded; once ready it makes pictures", async () => {
+    const who = await personAs(h, "premium");
+    const bot = await insertTestCharacter(h.database.db, who.id as string);
+    const headers = { cookie: who.cookie as string, "content-type": "application/json" };
+    const created = (await (
+      await fetch(`${base}/api/conversations`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ character_id: bot.id }),
+      })
+    ).json()) as ConversationCreated;
+    const ask = () =>
+      fetch(`${base}/api/generate`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ conversation_id: created.conversation.id, type: "image", action: "send" }),
+      });
+    const refused = await ask();
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "conflict", error_type: "imageTrainingNeeded" });
+    expect(comfy.workflows).toHaveLength(0);
+    await h.database.db.update(characters).set({ loraStatus: "ready" }).where(eq(characters.id, bot.id));
+    const made = (await readSse(await ask())).map((m) => m.event);
+    expect(made.at(-1)?.type).toBe("done");
+    expect(comfy.workflows).toHaveLength(1);
   });
 });
