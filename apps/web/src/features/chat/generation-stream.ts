@@ -63,6 +63,8 @@ async function errorOf(response: Response): Promise<ApiRequestError> {
       (response.status === 429 ? "limitReached" : response.status >= 500 ? "internal" : "invalidRequest"),
     payload.message || response.statusText || `The server answered with status ${response.status}.`,
     payload.issues,
+    // The finer kind (imageTrainingNeeded, planRequired) is what the Image button answers by.
+    payload.error_type,
   );
 }
 

@@ -132,7 +132,7 @@ export function ImageTrainingDialog({
           ) : null}
           <DialogFooter>
             <DialogClose asChild>
-              <Button variant="outline">{canSubmit ? "Cancel" : "Close"}</Button>
+              <Button variant="outline">{canSubmit ? "Cancel" : "Done"}</Button>
             </DialogClose>
             {canSubmit ? (
               <Button loading={submit.isPending} onClick={() => submit.mutate()}>
