@@ -93,8 +93,15 @@ describe("images in chats", () => {
       await checkA11y(page);
       await shot(page, `picture-${width}`);
 
+      // Regenerate on a picture makes the picture again (from its prompt), not a text reply.
+      const first = await picture.getAttribute("src");
+      await page.getByRole("button", { name: "Regenerate" }).click();
+      await expect.poll(() => pictures(page).first().getAttribute("src")).not.toBe(first);
+      expect(await pictures(page).count()).toBe(1);
+      expect(await pictures(page).first().getAttribute("alt")).toBe(alt);
+
       // Edit image prompt: saved, and the picture made again from it.
-      const before = await picture.getAttribute("src");
+      const before = await pictures(page).first().getAttribute("src");
       await page.getByRole("button", { name: "Edit image prompt" }).click();
       const editor = page.getByRole("textbox", { name: "Edit image prompt" });
       await editor.fill("Keeper Iris on the gallery of the lighthouse at dawn");

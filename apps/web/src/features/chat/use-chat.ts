@@ -273,10 +273,13 @@ export function useChat(
   const regenerate = useCallback(() => {
     const target = lastBotRow(stateRef.current.rows);
     if (!target || busy()) return;
+    // A picture's message is made again as a picture (from its stored prompt), never as text.
+    const image = target.message.image_prompt !== null;
     void start({
       action: "regenerate",
       targetId: target.message.id,
-      request: request("regenerate", { message_id: target.message.id }),
+      image,
+      request: request("regenerate", { message_id: target.message.id, ...(image ? { type: "image" } : {}) }),
     });
   }, [request, start, busy]);
 

@@ -10,7 +10,7 @@ const PRIVATE = new Set(["private", "permanently_private"]);
  * conversation_images permission (True Supporter, I'm All In); on a private bot also
  * conversation_images_v2 with I'm All In ("images on private bots", §6 tiers; accounts grant
  * conversation_images_v2 to True Supporter too, so the plan is checked here); a server with an
- * image model; and a bot ready for images (imageReadiness). The chat's own rules (owner,
+ * image model; and a bot ready for images (`readyForImages`, image training's rule). The chat's own rules (owner,
  * chattable) were checked before.
  */
 export function assertMayMakeImages(
