@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { ApiError, Character, TrainingStatus } from "@hearth/contract";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../test/harness.ts";
 import { type TrainingStandin, trainingStandin } from "../../../test/training-standin.ts";
+import { users } from "../accounts/schema.ts";
 import { api, type Person, personAs, type Role } from "../characters/test-support.ts";
 import { loraFor, readyForImages, type TrainingStep } from "./index.ts";
 import { TRAINING_SIGN_UP, TRAINING_UPGRADE } from "./policy.ts";
@@ -181,6 +182,17 @@ describe.each(drivers)("image training on %s", (driver) => {
     standin.forget(second.id);
     await pollNow(secondId, "failed");
     expect(await loraStatusOf(bot.id)).toBe("failed");
+  });
+
+  it("frees a bot whose request went with its member's deleted account", async () => {
+    const leaving = await personAs(h, "premium", "Lee");
+    const { bot } = await newBot();
+    expect((await train(leaving, bot.id)).statusCode).toBe(200);
+    await h.database.db.delete(users).where(eq(users.id, leaving.id as string));
+    expect(await loraStatusOf(bot.id)).toBe("pending");
+    expect(await h.imageTraining.upkeep()).toBe(1);
+    expect(await loraStatusOf(bot.id)).toBe("failed");
+    expect((await train(premium, bot.id)).json<TrainingStatus>().lora_status).toBe("pending");
   });
 
   it("refuses a bot without an avatar: there is nothing to learn from", async () => {

@@ -11,7 +11,7 @@ import type { JobQueue } from "../../ports/queue.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { TrainingService } from "../../ports/training.ts";
 import { installTrainingJob, sweepTraining, type TrainingJobDeps, trainingStep } from "./job.ts";
-import { readyLora } from "./queries.ts";
+import { readyLora, releaseOrphanedBots } from "./queries.ts";
 import { imageTrainingRoutes } from "./routes.ts";
 
 export { TRAINING_JOB, type TrainingStep } from "./job.ts";
@@ -58,6 +58,8 @@ export interface ImageTraining {
   events: EventEmitter;
   /** Queues the steps due at `now` (the periodic sweep; tests pass a later time). */
   sweep: (now?: Date) => Promise<number>;
+  /** Releases bots left pending without a request (hourly; tests call it). */
+  upkeep: () => Promise<number>;
   /** Runs one request's step here and now (tests). */
   step: (requestId: string) => ReturnType<typeof trainingStep>;
   stop: () => void;
@@ -87,6 +89,7 @@ export async function installImageTraining(
     return {
       events,
       sweep: async () => 0,
+      upkeep: async () => 0,
       step: async (requestId) => ({ requestId, status: "gone" }),
       stop: () => {},
     };
@@ -105,6 +108,7 @@ export async function installImageTraining(
   return {
     events,
     sweep: (now) => sweepTraining(jobDeps, now),
+    upkeep: () => releaseOrphanedBots(deps.db),
     step: (id) => trainingStep(jobDeps, id),
     stop,
   };

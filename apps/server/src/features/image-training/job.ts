@@ -15,6 +15,7 @@ import {
   finishRequest,
   markSubmitted,
   pollLater,
+  releaseOrphanedBots,
 } from "./queries.ts";
 
 /**
@@ -27,6 +28,8 @@ import {
  * and any process (after a restart too) picks it up at its next poll.
  */
 export const TRAINING_JOB = "image-training";
+/** How often bots left pending by a deleted request are released (a scan of pending bots). */
+const ORPHAN_CHECK_MS = 3_600_000;
 
 export interface TrainingJobDeps {
   db: Db;
@@ -158,5 +161,13 @@ export function installTrainingJob(deps: TrainingJobDeps): () => void {
   const sweep = () => sweepTraining(deps).catch((error) => deps.log(error, "image training sweep failed"));
   const timer = setInterval(sweep, deps.pollMs);
   timer.unref();
-  return () => clearInterval(timer);
+  const release = () =>
+    releaseOrphanedBots(deps.db).catch((error) => deps.log(error, "image training upkeep failed"));
+  void release();
+  const upkeep = setInterval(release, ORPHAN_CHECK_MS);
+  upkeep.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(upkeep);
+  };
 }

@@ -165,3 +165,21 @@ export async function readyLora(db: Db, characterId: string) {
     .limit(1);
   return row?.key ? { ...row, key: row.key } : null;
 }
+
+/**
+ * A bot left `pending` with no unfinished request (its requester's account was deleted, and the
+ * request with it) becomes `failed`, so any member may ask again. Answers how many.
+ */
+export async function releaseOrphanedBots(db: Db): Promise<number> {
+  const rows = await db
+    .update(characters)
+    .set({ loraStatus: "failed" })
+    .where(
+      and(
+        eq(characters.loraStatus, "pending"),
+        sql`not exists (select 1 from ${requests} where ${requests.characterId} = ${characters.id} and ${requests.status} in ('queued', 'submitted'))`,
+      ),
+    )
+    .returning({ id: characters.id });
+  return rows.length;
+}
