@@ -13,9 +13,7 @@ import {
 } from "@hearth/contract";
 import { infiniteQueryOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
-import { ApiRequestError } from "../../lib/api.ts";
 import { call } from "../../lib/client.ts";
-import { runGenerationStream } from "./generation-stream.ts";
 
 /** Conversations and messages (chat-and-characters §7), served by apps/server features/chats. */
 
@@ -165,20 +163,4 @@ export async function updateConversation(
   void queryClient.invalidateQueries({ queryKey: chatKeys.list });
   void queryClient.invalidateQueries({ queryKey: chatKeys.byCharacter(updated.character_id) });
   return updated;
-}
-
-/**
- * Makes a new image for a message after its prompt changed (the image-prompt edit of §4): the one
- * generation call with type image. Servers without image generation refuse it with a message.
- */
-export async function regenerateImage(conversationId: string, messageId: string): Promise<void> {
-  let failure: ApiRequestError | null = null;
-  await runGenerationStream({
-    request: { conversation_id: conversationId, type: "image", action: "regenerate", message_id: messageId },
-    signal: new AbortController().signal,
-    onEvent: (event) => {
-      if (event.type === "error") failure = new ApiRequestError(200, event.code, event.message);
-    },
-  });
-  if (failure) throw failure;
 }

@@ -308,7 +308,7 @@ export const MessageRow = memo(function MessageRow({
             {editor ??
               (message.image_url ? (
                 <div className="flex flex-col gap-2">
-                  <MessageImage message={message} />
+                  <MessageImage message={message} busy={streaming} />
                   {content ? <MessageText text={content} streaming={streaming} /> : null}
                 </div>
               ) : content === "" && streaming ? (

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
-import { chatKeys, cloneConversation, editMessage, regenerateImage, removeMessagesFrom } from "./api.ts";
+import { chatKeys, cloneConversation, editMessage, removeMessagesFrom } from "./api.ts";
 import type { ChatRow } from "./chat-state.ts";
 import type { EditKind } from "./message-editor.tsx";
 import type { MessageTools, PickMode } from "./message-row.tsx";
@@ -46,7 +46,7 @@ export function useChatTools(conversation: Conversation, chat: Chat, idle: boole
   const [pickBusy, setPickBusy] = useState(false);
   const [editing, setEditing] = useState<{ messageId: string; kind: EditKind; saving: boolean } | null>(null);
   const [cloneDraft, setCloneDraft] = useState<CloneDraft>({ mode: "full", label: "", upToId: null });
-  const { replaceMessage, showError, reload } = chat;
+  const { replaceMessage, showError, reload, remakeImage } = chat;
   const conversationRef = useRef(conversation);
   conversationRef.current = conversation;
 
@@ -84,15 +84,10 @@ export function useChatTools(conversation: Conversation, chat: Chat, idle: boole
         showError(`The image prompt wasn't saved. ${errorMessage(error)}`);
         return;
       }
-      // A new prompt makes a new image.
-      try {
-        await regenerateImage(conversationRef.current.id, before.id);
-        await reload();
-      } catch (error) {
-        showError(errorMessage(error));
-      }
+      // A new prompt makes a new image, on its row (refusals show as the chat's dismissible banner).
+      remakeImage(before.id);
     },
-    [replaceMessage, showError, reload, refreshLists],
+    [replaceMessage, showError, remakeImage, refreshLists],
   );
 
   const messageTools = useMemo<MessageTools>(

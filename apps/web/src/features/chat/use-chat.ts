@@ -349,6 +349,21 @@ export function useChat(
     [request, start, busy],
   );
 
+  /** A picture's message made again from its (edited) prompt, shown on its row while it is made. */
+  const remakeImage = useCallback(
+    (messageId: string) => {
+      if (busy()) return false;
+      void start({
+        action: "regenerate",
+        targetId: messageId,
+        image: true,
+        request: request("regenerate", { message_id: messageId, type: "image" }),
+      });
+      return true;
+    },
+    [request, start, busy],
+  );
+
   const stop = useCallback(() => {
     const streaming = stateRef.current.streaming;
     const controller = controllerRef.current;
@@ -424,6 +439,7 @@ export function useChat(
     continueReply,
     suggest,
     makeImage,
+    remakeImage,
     resubmit,
     stop,
     selectAlternative,
