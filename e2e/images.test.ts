@@ -152,6 +152,9 @@ describe("images in chats", () => {
       await page.getByRole("button", { name: "Dismiss error" }).click();
       await error.waitFor({ state: "detached" });
       expect(await pictures(page).count()).toBe(0);
+      // Nothing of the refused picture stays: no empty or failed message either.
+      expect(await page.getByText("No reply").count()).toBe(0);
+      expect(await page.locator('[data-role="bot"]').count()).toBe(1);
       expect(comfy.workflows.length).toBe(made);
       expect(pageErrors).toEqual([]);
       await context.close();

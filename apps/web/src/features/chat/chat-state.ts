@@ -235,7 +235,8 @@ function started(
       if (placeholderKey) rows = rows.filter((row) => row.key !== placeholderKey);
       if (streaming.action === "continue")
         base = streaming.rowKey === existing.key ? streaming.base : existing.message.content;
-      if (streaming.action === "regenerate") {
+      // A picture is remade in place (no new alternative).
+      if (streaming.action === "regenerate" && existing.message.image_prompt === null) {
         rows = updateRow(rows, existing.key, (row) => ({
           ...row,
           message: {
@@ -338,7 +339,12 @@ function retryPlanFor(streaming: Streaming | null, startedOnServer: boolean, row
 function failed(state: ChatState, code: string, detail: string, problemId: number): ChatState {
   const streaming = state.streaming;
   const startedOnServer = Boolean(streaming?.generationId);
-  let rows = settleAfterFailure(state);
+  // A picture that was refused or failed is never kept: the server removed a new picture's
+  // message (an image send has no user row) and left a remade one as it was.
+  let rows =
+    code.startsWith("image") && streaming?.action === "send" && !streaming.userRowKey
+      ? state.rows.filter((row) => row.key !== streaming.rowKey)
+      : settleAfterFailure(state);
   let restoredDraft = state.restoredDraft;
   const userKey = streaming?.userRowKey ?? null;
   const userRow = userKey ? rows.find((row) => row.key === userKey) : undefined;
