@@ -109,6 +109,12 @@ describe("image training", () => {
       expect(await dialog.getByRole("button", { name: "Start training" }).count()).toBe(0);
       await dialog.getByRole("button", { name: "Done" }).click();
       await dialog.waitFor({ state: "detached" });
+
+      // The Chatbot Editor tells its creator where training stands.
+      await page.goto(`/chatbot/edit/${character.id}`);
+      await page.getByText("Training for images is queued.", { exact: false }).waitFor();
+      await checkA11y(page);
+      await shot(page, `editor-${width}`);
       expect(pageErrors).toEqual([]);
       await context.close();
     });
@@ -126,6 +132,13 @@ describe("image training", () => {
     await dialog.getByText(/There was an error submitting the training request\..*needs an avatar/).waitFor();
     await checkA11y(page);
     await shot(page, "error-390");
+
+    // From the editor too: not trained yet, and a Train button for an I'm All In creator.
+    await page.keyboard.press("Escape");
+    await page.goto(`/chatbot/edit/${character.id}`);
+    await page.getByText("Not trained for images yet", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "Train for images", exact: true }).click();
+    await page.getByRole("dialog", { name: "Chatbot Image Training" }).waitFor();
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -41,6 +41,7 @@ import {
   validateCharacter,
 } from "../../features/characters/validation.ts";
 import { WritingGuide } from "../../features/characters/writing-guide.tsx";
+import { ImageTrainingStatus } from "../../features/chat/image-training-status.tsx";
 import { TagSuggestionsPanel } from "../../features/ratings/tag-suggestions-panel.tsx";
 import { TranslationsPanel } from "../../features/translations/translations-panel.tsx";
 import { errorMessage, isApiRequestError } from "../../lib/api.ts";
@@ -211,6 +212,7 @@ function Editor({ character, userId }: { character: Character; userId: string })
           </Banner>
         ) : null}
         <ModerationBanner character={character} />
+        <ImageTrainingStatus characterId={character.id} />
         <TagSuggestionsPanel
           characterId={character.id}
           blocked={blocked}
