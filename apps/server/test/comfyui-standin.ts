@@ -11,17 +11,19 @@ import { standinPng } from "./standin-png.ts";
  * /prompt` (`{ prompt, client_id }` → `{ prompt_id, number, node_errors }`, 400 with
  * `node_errors` when a node's input points at a node that is not there or a `{{placeholder}}`
  * was left in), `GET /history/{id}` and `GET /view?filename=&subfolder=&type=`. A run "makes"
- * the positive text's picture (standin-png.ts) after `delayMs`; a prompt containing "CRASH"
+ * the positive text's picture (standin-png.ts) after `delayMs` (or, with `hold`, when the test
+ * calls `release()`); a prompt containing "CRASH"
  * fails with `execution_error`. Every queued workflow is recorded.
  */
 type Node = { class_type: string; inputs: Record<string, unknown> };
 
-export async function comfyUiStandin(opts: { delayMs?: number } = {}) {
+export async function comfyUiStandin(opts: { delayMs?: number; hold?: boolean } = {}) {
   const workflows: Record<string, Node>[] = [];
   const sockets = new Map<string, WebSocket>();
   const history = new Map<string, { outputs: Record<string, unknown>; status: unknown }>();
   const files = new Map<string, Buffer>();
   let counter = 0;
+  const held: (() => void)[] = [];
 
   const read = (req: IncomingMessage) =>
     new Promise<string>((resolve) => {
@@ -102,7 +104,10 @@ export async function comfyUiStandin(opts: { delayMs?: number } = {}) {
       workflows.push(workflow);
       const promptId = randomUUID();
       json(200, { prompt_id: promptId, number: workflows.length, node_errors: {} });
-      setTimeout(() => run(promptId, body.client_id ?? "", workflow), opts.delayMs ?? 0);
+      const go = () => run(promptId, body.client_id ?? "", workflow);
+      // Held runs wait for release() (a test decides when a picture is ready).
+      if (opts.hold) held.push(go);
+      else setTimeout(go, opts.delayMs ?? 0);
       return;
     }
     if (req.method === "GET" && url.pathname.startsWith("/history/")) {
@@ -145,6 +150,10 @@ export async function comfyUiStandin(opts: { delayMs?: number } = {}) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     workflows,
+    /** Runs every held run now. */
+    release: () => {
+      for (const go of held.splice(0)) go();
+    },
     /** Clients connected to /ws now. */
     connected: () => sockets.size,
     close: async () => {

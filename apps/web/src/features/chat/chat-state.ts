@@ -279,6 +279,9 @@ function done(state: ChatState, event: Extract<GenerationEvent, { type: "done" }
   const streaming = state.streaming;
   let rows = state.rows;
   const stored = event.message;
+  // A stopped picture: its message is gone on the server (an image send has no user row).
+  if (!stored && streaming?.action === "send" && !streaming.userRowKey && streaming.rowKey)
+    rows = rows.filter((row) => row.key !== streaming.rowKey);
   if (stored) {
     const key = streaming?.rowKey ?? rows.find((row) => row.message.id === stored.id)?.key;
     if (key && rows.some((row) => row.key === key)) {

@@ -82,6 +82,30 @@ describe("pictures in the chat state", () => {
     expect(state.problem?.kind).toBe("refused");
   });
 
+  it("a stopped picture ends with no message and leaves no row", () => {
+    let state = run(greeting(), {
+      type: "generation/begin",
+      action: "send",
+      pendingRowKey: "local-bot-1",
+      now,
+      conversationId,
+    });
+    state = run(
+      state,
+      event(started("m1", "send")),
+      event({
+        type: "done",
+        message: null,
+        suggestion: null,
+        context_start_message_id: null,
+        trims: [],
+        empty: true,
+      }),
+    );
+    expect(state.rows.map((r) => r.message.id)).toEqual(["g"]);
+    expect(state.problem).toBeNull();
+  });
+
   it("a made picture replaces its placeholder with the stored message", () => {
     let state = run(greeting(), {
       type: "generation/begin",

@@ -6,7 +6,7 @@ import type { ModerationVerdict } from "../../../ports/moderation.ts";
 import { findViewer } from "../../accounts/index.ts";
 import { removeMessagesFrom } from "../edit-queries.ts";
 import { toMessage } from "../mappers.ts";
-import { findMessage, messagePage, writeReply } from "../queries.ts";
+import { findConversation, findMessage, messagePage, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
 import { buildImagePrompt } from "./image-prompt.ts";
@@ -14,7 +14,7 @@ import { setMessageImage, storeChatImage } from "./image-queries.ts";
 import type { ImageServices } from "./images.ts";
 import { finishGeneration, heartbeat, releaseConversation, storeFinishedReply } from "./queries.ts";
 import { eventStream } from "./streams.ts";
-import type { WorkerDeps } from "./worker.ts";
+import { type WorkerDeps, watchForStop } from "./worker.ts";
 
 /** Messages read for a new picture's scene. */
 const SCENE_MESSAGES = 6;
@@ -54,6 +54,10 @@ export async function runImageGeneration(
   const { db, bus, images } = deps;
   const publish = (event: GenerationEvent) => bus.append(eventStream(gen.id), event);
   const beat = setInterval(() => void heartbeat(db, gen.id).catch(() => {}), deps.heartbeatMs ?? 5000);
+  // Stop (from any process, through the bus) and a drain's deadline both cancel the picture.
+  const stop = new AbortController();
+  const watching = watchForStop(bus, gen.id, stop);
+  const cancel = interrupt ? AbortSignal.any([stop.signal, interrupt]) : stop.signal;
   let target: MessageRow | null = null;
   try {
     const [context, viewer, message] = await Promise.all([
@@ -71,7 +75,7 @@ export async function runImageGeneration(
       const recent = page.rows.filter((m) => m.id !== target?.id);
       prompt = buildImagePrompt(character, viewer.id, recent);
     }
-    const before = promptRefusal(await images.moderator.checkPrompt(prompt, interrupt));
+    const before = promptRefusal(await images.moderator.checkPrompt(prompt, cancel));
     if (before) throw new ContentRefusal(before);
     const lora = (await images.loraFor?.(character.id)) ?? null;
     let made: Awaited<ReturnType<NonNullable<ImageServices["backend"]>["generate"]>>;
@@ -86,13 +90,13 @@ export async function runImageGeneration(
           height: images.height,
           lora: lora ? { name: lora.name, weight: lora.weight } : null,
         },
-        interrupt,
+        cancel,
       );
     } catch (error) {
       if (error instanceof ImageRefusedError) throw new ContentRefusal("imageContentGuidelines");
       throw error;
     }
-    const after = await images.moderator.checkImage(made, prompt, interrupt);
+    const after = await images.moderator.checkImage(made, prompt, cancel);
     if (after.flagged) throw new ContentRefusal("imageContentGuidelines");
     const imageUrl = await storeChatImage(images.storage, gen.conversationId, made);
     await setMessageImage(db, target.id, { imagePrompt: prompt, imageUrl });
@@ -113,9 +117,11 @@ export async function runImageGeneration(
       empty: false,
     });
   } catch (error) {
-    await failImage(deps, gen, target, error);
+    await failImage(deps, gen, target, stop.signal.aborted && !interrupt?.aborted ? "stopped" : error);
   } finally {
     clearInterval(beat);
+    stop.abort();
+    await watching;
     await bus.expire(eventStream(gen.id), 3600).catch(() => {});
   }
 }
@@ -127,6 +133,7 @@ async function failImage(
   error: unknown,
 ): Promise<void> {
   const { db, bus } = deps;
+  const stopped = error === "stopped";
   const refusal = error instanceof ContentRefusal ? error : null;
   const code: ErrorCode = refusal?.code ?? "unavailable";
   const message = refusal?.message ?? "The image server could not make this picture. Please try again.";
@@ -136,19 +143,34 @@ async function failImage(
       what,
     );
   // Ids and the cause only: never the prompt.
-  report(`image generation failed (${code})`)(refusal ? new Error(code) : error);
+  if (!stopped) report(`image generation failed (${code})`)(refusal ? new Error(code) : error);
+  let kept: MessageRow | null = null;
   if (target) {
     // A new picture's message goes again; an edited one keeps the picture it had.
-    const cleanUp = target.imageUrl
-      ? writeReply(db, target.id, target.content, "complete")
-      : removeMessagesFrom(db, target);
-    await cleanUp.catch(report("could not clear the refused picture's message"));
+    if (target.imageUrl)
+      kept = await writeReply(db, target.id, target.content, "complete").catch((cause: unknown) => {
+        report("could not restore the picture's message")(cause);
+        return null;
+      });
+    else await removeMessagesFrom(db, target).catch(report("could not clear the picture's message"));
   }
-  await finishGeneration(db, gen.id, "failed", code).catch(report("could not record the failure"));
+  await finishGeneration(db, gen.id, stopped ? "stopped" : "failed", stopped ? null : code).catch(
+    report("could not record the end"),
+  );
   await releaseConversation(db, gen.conversationId, gen.id).catch(
     report("could not unlock the conversation"),
   );
-  await bus
-    .append(eventStream(gen.id), { type: "error", code, message } satisfies GenerationEvent)
-    .catch(report("could not tell the client about the failure"));
+  // Stopped: no picture and no error; a remade message is as it was.
+  const end: GenerationEvent = stopped
+    ? {
+        type: "done",
+        message: kept ? toMessage(kept) : null,
+        suggestion: null,
+        context_start_message_id:
+          (await findConversation(db, gen.conversationId).catch(() => null))?.contextStartMessageId ?? null,
+        trims: [],
+        empty: true,
+      }
+    : { type: "error", code, message };
+  await bus.append(eventStream(gen.id), end).catch(report("could not tell the client how the picture ended"));
 }

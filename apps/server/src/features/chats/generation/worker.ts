@@ -240,7 +240,11 @@ export async function runGeneration(
 }
 
 /** A stop request may arrive at any process; it reaches the worker through the bus. */
-async function watchForStop(bus: EventBus, generationId: string, stop: AbortController): Promise<void> {
+export async function watchForStop(
+  bus: EventBus,
+  generationId: string,
+  stop: AbortController,
+): Promise<void> {
   try {
     for await (const _event of bus.read(controlStream(generationId), "0", stop.signal)) {
       stop.abort();
