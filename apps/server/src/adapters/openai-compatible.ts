@@ -1,4 +1,3 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type {
   ChatTurn,
   CompletionRequest,
@@ -11,6 +10,7 @@ import type {
   SamplingSettings,
 } from "../ports/llm.ts";
 import { LlmError } from "../ports/llm.ts";
+import { ConnectionError, HttpStatusError, postSse } from "./sse-post.ts";
 
 export interface OpenAiCompatibleOptions {
   /** e.g. http://vllm:8000/v1, http://localhost:11434/v1 (Ollama), https://openrouter.ai/api/v1 */
@@ -28,24 +28,28 @@ const CHARS_PER_TOKEN_ESTIMATE = 3.5;
 /** Role markers and separators most chat templates add around a turn. */
 const TEMPLATE_TOKENS_PER_TURN = 8;
 
+/** One streamed chunk of /chat/completions or /completions, as far as Hearth reads it. */
+interface StreamChunk {
+  choices?: Array<{ delta?: { content?: string | null }; text?: string; finish_reason?: string | null }>;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+  } | null;
+}
+
 /**
  * Any OpenAI-compatible server (vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, Hearth's own
- * /v1) through the official SDK. The server applies the model's chat template and its own cache.
+ * /v1), streamed through `sse-post.ts`. The server applies the model's chat template and its own cache.
  */
 export class OpenAiCompatibleBackend implements LlmBackend {
-  private client: OpenAI;
   private tokenizeUrl: string | null;
+  private baseUrl: string;
 
   constructor(private opts: OpenAiCompatibleOptions) {
-    this.client = new OpenAI({
-      baseURL: opts.baseUrl,
-      apiKey: opts.apiKey || "not-needed",
-      // The SDK retries only failures before a response starts, so a reply is never duplicated.
-      maxRetries: opts.maxRetries ?? 2,
-      timeout: opts.timeoutMs ?? 120_000,
-    });
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     // llama.cpp's server and vLLM expose POST /tokenize next to /v1.
-    this.tokenizeUrl = `${opts.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/tokenize`;
+    this.tokenizeUrl = `${this.baseUrl.replace(/\/v1$/, "")}/tokenize`;
   }
 
   info(): LlmModelInfo {
@@ -98,37 +102,27 @@ export class OpenAiCompatibleBackend implements LlmBackend {
   async *chat(request: GenerateRequest): AsyncGenerator<LlmEvent> {
     const last = request.messages.at(-1);
     const continuing = last?.role === "assistant";
-    const stream = this.call(request.signal, () =>
-      this.client.chat.completions.create(
-        {
-          model: this.opts.model,
-          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-          stream: true,
-          stream_options: { include_usage: true },
-          ...this.sampling(request.sampling, request.stop),
-          // vLLM/SGLang continue a trailing assistant message instead of opening a new turn.
-          ...(continuing ? { continue_final_message: true, add_generation_prompt: false } : {}),
-        },
-        { signal: request.signal },
-      ),
-    );
-    yield* this.relay(stream, (chunk) => chunk.choices[0]?.delta?.content ?? "", request.signal);
+    const body = {
+      model: this.opts.model,
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...this.sampling(request.sampling, request.stop),
+      // vLLM/SGLang continue a trailing assistant message instead of opening a new turn.
+      ...(continuing ? { continue_final_message: true, add_generation_prompt: false } : {}),
+    };
+    yield* this.relay("/chat/completions", body, (choice) => choice?.delta?.content ?? "", request.signal);
   }
 
   async *complete(request: CompletionRequest): AsyncGenerator<LlmEvent> {
-    const stream = this.call(request.signal, () =>
-      this.client.completions.create(
-        {
-          model: this.opts.model,
-          prompt: request.prompt,
-          stream: true,
-          stream_options: { include_usage: true },
-          ...this.sampling(request.sampling, request.stop),
-        },
-        { signal: request.signal },
-      ),
-    );
-    yield* this.relay(stream, (chunk) => chunk.choices[0]?.text ?? "", request.signal);
+    const body = {
+      model: this.opts.model,
+      prompt: request.prompt,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...this.sampling(request.sampling, request.stop),
+    };
+    yield* this.relay("/completions", body, (choice) => choice?.text ?? "", request.signal);
   }
 
   private sampling(s: SamplingSettings, stop?: string[]) {
@@ -143,20 +137,10 @@ export class OpenAiCompatibleBackend implements LlmBackend {
     };
   }
 
-  private async call<T>(signal: AbortSignal | undefined, start: () => Promise<T>): Promise<T | null> {
-    try {
-      return await start();
-    } catch (error) {
-      if (signal?.aborted || error instanceof APIUserAbortError) return null;
-      throw mapError(error, this.opts.baseUrl);
-    }
-  }
-
-  private async *relay<
-    C extends { choices: { finish_reason?: string | null }[]; usage?: OpenAI.CompletionUsage | null },
-  >(
-    pending: Promise<AsyncIterable<C> | null>,
-    textOf: (chunk: C) => string,
+  private async *relay(
+    path: string,
+    body: object,
+    textOf: (choice: NonNullable<StreamChunk["choices"]>[number] | undefined) => string,
     signal?: AbortSignal,
   ): AsyncGenerator<LlmEvent> {
     const stats: GenerationStats = {
@@ -165,29 +149,33 @@ export class OpenAiCompatibleBackend implements LlmBackend {
       completionTokens: 0,
       finishReason: "stop",
     };
-    const stream = await pending;
-    if (!stream) {
-      yield { type: "done", stats: { ...stats, finishReason: "abort" } };
-      return;
-    }
     let pieces = 0;
     try {
-      for await (const chunk of stream) {
-        const text = textOf(chunk);
+      const chunks = postSse({
+        url: `${this.baseUrl}${path}`,
+        headers: this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {},
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+        timeoutMs: this.opts.timeoutMs ?? 120_000,
+        maxRetries: this.opts.maxRetries ?? 2,
+      });
+      for await (const raw of chunks) {
+        const chunk = raw as StreamChunk;
+        const choice = chunk.choices?.[0];
+        const text = textOf(choice);
         if (text) {
           pieces += 1;
           yield { type: "token", text };
         }
-        const reason = chunk.choices[0]?.finish_reason;
-        if (reason) stats.finishReason = toFinishReason(reason);
+        if (choice?.finish_reason) stats.finishReason = toFinishReason(choice.finish_reason);
         if (chunk.usage) {
-          stats.promptTokens = chunk.usage.prompt_tokens;
-          stats.completionTokens = chunk.usage.completion_tokens;
+          stats.promptTokens = chunk.usage.prompt_tokens ?? 0;
+          stats.completionTokens = chunk.usage.completion_tokens ?? 0;
           stats.cachedPromptTokens = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
         }
       }
     } catch (error) {
-      if (!(signal?.aborted || error instanceof APIUserAbortError)) throw mapError(error, this.opts.baseUrl);
+      if (!signal?.aborted) throw mapError(error, this.opts.baseUrl);
     }
     if (signal?.aborted) stats.finishReason = "abort";
     if (!stats.completionTokens) stats.completionTokens = pieces;
@@ -202,19 +190,20 @@ function toFinishReason(reason: string): FinishReason {
 }
 
 function mapError(error: unknown, baseUrl: string): LlmError {
-  if (error instanceof APIConnectionError) {
+  if (error instanceof ConnectionError) {
     return new LlmError(`The model server at ${baseUrl} cannot be reached.`, "unavailable");
   }
-  if (error instanceof APIError) {
-    const detail = error.message.replace(/^\d+\s*/, "");
-    if (error.status === 400 || error.status === 404 || error.status === 422) {
+  if (error instanceof HttpStatusError) {
+    const { status, detail } = error;
+    if (status === 400 || status === 404 || status === 422) {
       return new LlmError(`The model server refused the request: ${detail}`, "bad_request");
     }
-    if (error.status === 401 || error.status === 403) {
+    if (status === 401 || status === 403) {
       return new LlmError("The model server refused Hearth's API key.", "unavailable");
     }
-    return new LlmError(`The model server failed (${error.status ?? "no status"}): ${detail}`, "upstream");
+    return new LlmError(`The model server failed (${status}): ${detail}`, "upstream");
   }
   if (error instanceof LlmError) return error;
+  // A stream cut mid-reply (the connection reset) or a malformed event.
   return new LlmError(error instanceof Error ? error.message : String(error), "upstream");
 }
