@@ -337,14 +337,17 @@ export const MessageRow = memo(function MessageRow({
                 <RefreshCw aria-hidden />
               </ActionButton>
             )}
-            <ActionButton
-              label="Continue"
-              title={gated ? "Continue (after your turn in the waiting room)" : undefined}
-              off={!lastBot.enabled || gated}
-              onClick={lastBot.onContinue}
-            >
-              <ChevronsRight aria-hidden />
-            </ActionButton>
+            {/* A picture is made again, never continued. */}
+            {message.image_prompt !== null ? null : (
+              <ActionButton
+                label="Continue"
+                title={gated ? "Continue (after your turn in the waiting room)" : undefined}
+                off={!lastBot.enabled || gated}
+                onClick={lastBot.onContinue}
+              >
+                <ChevronsRight aria-hidden />
+              </ActionButton>
+            )}
             {message.image_prompt !== null && tools ? (
               <ActionButton
                 label="Edit image prompt"

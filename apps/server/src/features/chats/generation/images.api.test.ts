@@ -143,6 +143,14 @@ describe.each(drivers)("images in chats on %s", (driver) => {
     expect(remade).toMatchObject({ id: message.id, image_prompt: "Mira reading by a window at dusk" });
     expect(remade?.image_url).not.toBe(message.image_url);
     expect(comfy.workflows.at(-1)?.["6"]?.inputs.text).toBe("Mira reading by a window at dusk");
+    // A picture is made again, never continued as text.
+    const continued = await post(owner, "/api/generate", {
+      conversation_id: conversation.id,
+      type: "text",
+      action: "continue",
+      message_id: message.id,
+    });
+    expect(continued.status).toBe(400);
   });
 
   it("an underage prompt is refused (imagePromptUnderage) by the edit, the generate and the chat's own prompt; nothing is stored", async () => {

@@ -345,6 +345,8 @@ async function targetOf(db: Db, req: GenerateRequest, last: MessageRow | null): 
   const target = req.message_id ? await findMessage(db, req.message_id) : last;
   if (!target || target.conversationId !== req.conversation_id)
     throw new HttpError(404, "notFound", "No such message.");
+  if (req.action === "continue" && target.imagePrompt)
+    throw new HttpError(400, "invalidRequest", "A picture cannot be continued; make it again instead.");
   if (target.role !== "bot" || target.id !== last?.id) {
     throw new HttpError(
       400,
