@@ -39,7 +39,12 @@ export function fillWorkflow(template: Workflow, req: ImageRequest, model: strin
     width: req.width,
     height: req.height,
     model,
-    lora_name: req.lora?.name ?? "",
+    // ComfyUI names LoRAs by file; A1111 and the training feature by bare name (`hearth-<id>`).
+    lora_name: req.lora
+      ? /\.(safetensors|ckpt|pt)$/.test(req.lora.name)
+        ? req.lora.name
+        : `${req.lora.name}.safetensors`
+      : "",
     lora_weight: req.lora?.weight ?? 0,
   };
   const fill = (value: unknown): unknown => {

@@ -68,6 +68,9 @@ describe("ComfyUI (HTTP + WebSocket, workflow template)", () => {
   it("sends the LoRA when the bot has one", async () => {
     await backend().generate(request({ lora: { name: "bot-7.safetensors", weight: 0.7 } }));
     expect(standin.workflows.at(-1)?.["10"]?.inputs.lora_name).toBe("bot-7.safetensors");
+    // A bare name (as image training gives it) is the .safetensors file of that name.
+    await backend().generate(request({ lora: { name: "hearth-42", weight: 0.7 } }));
+    expect(standin.workflows.at(-1)?.["10"]?.inputs.lora_name).toBe("hearth-42.safetensors");
   });
 
   it("reports the run's execution_error and a workflow the server refuses", async () => {
