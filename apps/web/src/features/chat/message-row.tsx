@@ -325,7 +325,7 @@ export const MessageRow = memo(function MessageRow({
           {!lastBot && rateable ? (
             <MessageRating message={message} className={cn(iconButton, message.rating === null && reveal)} />
           ) : null}
-          {!lastBot && rateable ? (
+          {!lastBot && rateable && content !== "" ? (
             <ListenButton messageId={message.id} className={cn(iconButton, reveal)} />
           ) : null}
           {lastBot ? null : menu(reveal)}
@@ -358,7 +358,10 @@ export const MessageRow = memo(function MessageRow({
               </ActionButton>
             ) : null}
             {rateable ? <MessageRating message={message} className={iconButton} /> : null}
-            {rateable ? <ListenButton messageId={message.id} className={iconButton} /> : null}
+            {/* A picture alone has nothing to speak. */}
+            {rateable && content !== "" ? (
+              <ListenButton messageId={message.id} className={iconButton} />
+            ) : null}
             <Alternatives row={row} actions={lastBot} />
             {menu()}
             {note ? <span className="px-1.5 text-xs text-muted">{note}</span> : null}
