@@ -6,7 +6,7 @@
 // since the last checkpoint: db/embedded-maintenance.ts). `pglite-unkept` is PGlite with its
 // upkeep off (HEARTH_DB_MAINTENANCE_S=0), to compare with `pglite` in one run.
 // Run: npx tsx bench/soak.ts   (writes its section of docs/PERFORMANCE.md)
-// Env: HEARTH_SOAK_CONFIGS=pglite,pg (also pglite-unkept)  HEARTH_SOAK_STREAMS=200  HEARTH_SOAK_MINUTES=10
+// Env: HEARTH_SOAK_CONFIGS=pglite,pg (also pglite-unkept)  HEARTH_SOAK_TOGETHER=1 (all at once)  HEARTH_SOAK_STREAMS=200  HEARTH_SOAK_MINUTES=10
 //      HEARTH_SOAK_TOKENS=100 (per reply, one every 20 ms)  HEARTH_SOAK_PAUSE_S=10 (a guest's
 //      pause between a reply's end and its next message; 0: at once)  HEARTH_BENCH_WRITE=0 (print only)
 
@@ -60,7 +60,12 @@ interface Embedded {
 const sections: string[] = [];
 const loadAtStart = loadavg()[0] ?? 0;
 
-for (const config of CONFIGS) {
+/** HEARTH_SOAK_TOGETHER=1 runs the configurations at once, so that the machine's load falls on each alike. */
+const TOGETHER = process.env.HEARTH_SOAK_TOGETHER === "1";
+if (TOGETHER) sections.push(...(await Promise.all(CONFIGS.map(soakOne))));
+else for (const config of CONFIGS) sections.push(await soakOne(config));
+
+async function soakOne(config: string): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-soak-data-"));
   let pgDb: TestDatabase | null = null;
   const env: Record<string, string> = { ...standInEnv(standIn.url), HEARTH_DATA_DIR: dataDir };
@@ -157,7 +162,7 @@ Load average ${loadAtStart.toFixed(1)} when the run began, ${(loadavg()[0] ?? 0)
 ${rows.join("\n")}
 `;
   console.log(section);
-  sections.push(section);
+  return section;
 }
 standIn.stop();
 

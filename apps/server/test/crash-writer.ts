@@ -8,7 +8,7 @@
  * t, meaning chat's counter reached n; {cut, t} for an image taken at t; {walSync, t} and
  * {walSynced} around each fsync of a WAL segment. Times leave out the time
  * spent writing images (the process is frozen then; nothing is written meanwhile) and the time
- * the process was stalled (see below).
+ * the machine did not run the process (see account()).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -18,7 +18,7 @@ import { type CrashWriterArgs, PowerCutDisk, random } from "./power-cut.ts";
 
 const TICK_MS = 5;
 const WAL_SEGMENT = /pg_wal[/\\][0-9A-F]{24}$/;
-/** Later than this, a tick counts the whole delay as a stall. */
+/** A gap this long between two looks at the clock is looked into (see account()). */
 const STALL_MS = 50;
 
 async function main(args: CrashWriterArgs) {
@@ -29,8 +29,33 @@ async function main(args: CrashWriterArgs) {
   let paused = 0;
   let stalled = 0;
   let last = 0;
-  // Monotonic: a stall is seen only once it is over, and the log must never go back in time.
+  let lookedAt = Date.now();
+  let pausedAtLook = 0;
+  let cpuAtLook = mainThreadCpuMs();
+  /**
+   * The window is a promise about a running process: one the machine does not schedule (CI runs
+   * other tests beside this one) flushes when it runs again. A gap of more than STALL_MS since
+   * the clock was last looked at (a 5 ms timer looks too) means the event loop did not turn: the
+   * main thread was not scheduled, or it was busy (one long synchronous call, a garbage
+   * collection). Only the first leaves out time: the gap less the CPU time the main thread used
+   * meanwhile (Linux counts it per thread, in 10 ms ticks); busy time counts, since durable-pglite
+   * must flush inside a long call. It is accounted at every look, so a cut taken at the end of a
+   * gap already leaves it out (counting it at the next tick, as before, was too late).
+   */
+  const account = () => {
+    const wall = Date.now();
+    const gap = wall - lookedAt - (paused - pausedAtLook);
+    if (gap > STALL_MS) {
+      const cpu = mainThreadCpuMs();
+      stalled += Math.max(0, gap - TICK_MS - (cpu - cpuAtLook));
+      cpuAtLook = cpu;
+    }
+    lookedAt = wall;
+    pausedAtLook = paused;
+  };
+  // Monotonic: the log must never go back in time.
   const now = () => {
+    account();
     last = Math.max(last, Date.now() - paused - stalled);
     return last;
   };
@@ -42,13 +67,14 @@ async function main(args: CrashWriterArgs) {
 
   function maybeCut(): void {
     if (started === null || nextCut >= args.cutAtMs.length) return;
-    // Images are due on the clock (less the time spent writing them); the log uses its own.
-    if (Date.now() - paused - started < (args.cutAtMs[nextCut] as number)) return;
+    // Images are due on the log's clock: after so much time running, however loaded the machine.
+    if (now() - started < (args.cutAtMs[nextCut] as number)) return;
     const t = now();
     const wall = Date.now();
     disk.materialize(path.join(args.cutsDir, String(nextCut)), rand, args.mixRate);
     paused += Date.now() - wall;
-    log({ cut: nextCut, t });
+    // How much time the clock has left out so far (the main thread not scheduled), to read.
+    log({ cut: nextCut, t, notScheduledMs: Math.round(stalled) });
     nextCut++;
     if (nextCut === args.cutAtMs.length) process.stdout.write("cut all\n");
   }
@@ -78,24 +104,14 @@ async function main(args: CrashWriterArgs) {
       ? await PGlite.create(args.dir)
       : (await openDurablePglite(args.dir, {}, { windowMs: args.windowMs, probe })).client;
 
-  // Images are due at set times; between fsyncs, a timer takes them.
-  // The window is a promise about a running process: a process the machine does not schedule
-  // (CI runs other tests beside this one) flushes when it runs again. So the log's clock leaves
-  // out the time this process was stalled, seen as a late tick of this timer.
-  let lastTick = Date.now();
-  let pausedAtTick = paused;
+  // Images are due at set times; between fsyncs, a timer takes them, and it looks at the clock.
   setInterval(() => {
-    const late = Date.now() - lastTick - TICK_MS - (paused - pausedAtTick);
-    if (late > STALL_MS) {
-      stalled += late;
-      if (trace) log({ stall: late, t: now() });
-    }
+    account();
+    cpuAtLook = mainThreadCpuMs();
     maybeCut();
-    lastTick = Date.now();
-    pausedAtTick = paused;
   }, TICK_MS);
   setTimeout(() => process.exit(3), 60_000).unref();
-  started = Date.now() - paused;
+  started = now();
   process.stdout.write("writing\n");
   for (;;) {
     const chat = 1 + Math.floor(rand() * 12);
@@ -126,6 +142,13 @@ async function main(args: CrashWriterArgs) {
     }
     if (trace && roll < 0.12) log({ op: roll, ms: now() - opStart, t: now() });
   }
+}
+
+/** CPU time the main thread has used (utime + stime of its task, in 10 ms ticks), in ms. */
+function mainThreadCpuMs(): number {
+  const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 await main(JSON.parse(process.argv[2] as string) as CrashWriterArgs);

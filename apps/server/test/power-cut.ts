@@ -162,7 +162,7 @@ export interface CrashWriterArgs {
   /** The durability window; null: PGlite as it ships (fsync off), the test's control. */
   windowMs: number | null;
   seed: number;
-  /** When to take images, in ms after the writes start. */
+  /** When to take images, in ms of the writer running after its writes start (its log clock). */
   cutAtMs: number[];
   /** The share of blocks written since their file's last fsync that the "kernel" wrote back. */
   mixRate: number;

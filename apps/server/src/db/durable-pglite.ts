@@ -131,6 +131,8 @@ class WalState {
   /** Segments a background flush is making durable now, with the same times. */
   private flying = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  /** When the gathered WAL must be flushed at the latest (see dueAt()); Infinity: nothing gathered. */
+  private due = Number.POSITIVE_INFINITY;
   private inFlight: Promise<void> | null = null;
   private failure: Error | null = null;
   /** Segments whose directory entry has been fsynced. */
@@ -160,9 +162,20 @@ class WalState {
     }
     const now = Date.now();
     if (!this.dirty.has(file)) this.dirty.set(file, now);
+    this.due = this.dueAt();
     // The timer may be late when the event loop is busy: the next commit flushes in its stead.
-    if (this.oldest() <= now - this.windowMs / 2) this.flushSync();
+    if (this.due <= now) this.flushSync();
     else this.schedule();
+  }
+
+  /**
+   * Called at every read and write PGlite makes: a long statement holds the event loop, so the
+   * timer cannot fire, but its file accesses land here and flush the WAL once it is due. Cheap:
+   * one clock read and a comparison.
+   */
+  checkDue(): void {
+    if (this.due === Number.POSITIVE_INFINITY || this.failure || this.closed) return;
+    if (Date.now() >= this.due) this.flushSync();
   }
 
   /** A file other than a WAL segment is about to change: the WAL must reach the disk first. */
@@ -179,6 +192,7 @@ class WalState {
     const files = new Set([...this.flying.keys(), ...this.dirty.keys()]);
     this.dirty.clear();
     this.flying.clear();
+    this.due = Number.POSITIVE_INFINITY;
     this.clearTimer();
     for (const file of files) {
       fsyncPath(file, this.probe);
@@ -186,16 +200,21 @@ class WalState {
     }
   }
 
-  private oldest(): number {
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const since of this.dirty.values()) oldest = Math.min(oldest, since);
-    for (const since of this.flying.values()) oldest = Math.min(oldest, since + this.windowMs / 2);
-    return oldest;
+  /**
+   * The latest moment to begin a synchronous flush: half a window after the oldest commit not yet
+   * being flushed (the other half is the margin for the flush itself and a late event loop), or a
+   * whole window after the oldest commit of a background flush that has not finished.
+   */
+  private dueAt(): number {
+    let due = Number.POSITIVE_INFINITY;
+    for (const since of this.dirty.values()) due = Math.min(due, since + this.windowMs / 2);
+    for (const since of this.flying.values()) due = Math.min(due, since + this.windowMs);
+    return due;
   }
 
   private schedule(): void {
     if (this.timer || this.inFlight || this.dirty.size === 0) return;
-    const delay = Math.max(0, this.oldest() + this.windowMs / 2 - Date.now());
+    const delay = Math.max(0, this.dueAt() - Date.now());
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.flushAsync();
@@ -213,11 +232,14 @@ class WalState {
     this.clearTimer();
     this.flying = this.dirty;
     this.dirty = new Map();
+    this.due = this.dueAt();
     const files = [...this.flying.keys()];
     const run = async () => {
+      // One flush begins for every gathered segment at once (the probe sees them begin together),
+      // though the thread pool fsyncs them one after another.
+      const begun = files.map((file) => ({ file, done: this.probe?.beforeSync(file) }));
       try {
-        for (const file of files) {
-          const done = this.probe?.beforeSync(file);
+        for (const { file, done } of begun) {
           await fsyncPathAsync(file);
           done?.();
           if (!this.known.has(file)) {
@@ -233,6 +255,7 @@ class WalState {
         this.failure = error as Error;
       } finally {
         this.flying = new Map();
+        this.due = this.dueAt();
         this.inFlight = null;
         this.schedule();
       }
@@ -382,10 +405,18 @@ function patchNodeFs(nodefs: EmNodeFs): void {
     });
   };
 
+  const read = streamOps.read as (...args: unknown[]) => number;
+  streamOps.read = (stream, ...rest) => {
+    const state = stateOf((stream as EmStream).node);
+    if (state) nodefs.tryFSOperation(() => state.checkDue());
+    return read(stream, ...rest);
+  };
+
   const write = streamOps.write as (...args: unknown[]) => number;
   streamOps.write = (stream, buffer, offset, length, position, canOwn) => {
     const { node } = stream as EmStream;
     const state = stateOf(node);
+    if (state) nodefs.tryFSOperation(() => state.checkDue());
     if (
       state?.pending &&
       !isWal(node) &&
