@@ -52,6 +52,9 @@ interface Minute {
 }
 /** PGlite's own figures at a minute's end. */
 interface Embedded {
+  /** V8's heap as reserved (not only used), and memory outside it held by JS objects (Buffers). */
+  heapTotalMb: number;
+  externalMb: number;
   wasmMb: number;
   deadRows: number;
   walMb: number;
@@ -144,8 +147,8 @@ async function soakOne(config: string): Promise<string> {
         : "PGlite, 1 process";
   const embeddedCells = (e: Embedded | undefined) =>
     e
-      ? ` ${e.wasmMb.toFixed(0)} | ${e.deadRows} | ${e.walMb.toFixed(0)} | ${e.tablesMb.toFixed(0)} |`
-      : " – | – | – | – |";
+      ? ` ${e.heapTotalMb.toFixed(0)} / ${e.externalMb.toFixed(0)} | ${e.wasmMb.toFixed(0)} | ${e.deadRows} | ${e.walMb.toFixed(0)} | ${e.tablesMb.toFixed(0)} |`
+      : " – | – | – | – | – |";
   const withEmbedded = config !== "pg";
   const rows = minutes.map(
     (m) =>
@@ -157,8 +160,8 @@ async function soakOne(config: string): Promise<string> {
 
 Load average ${loadAtStart.toFixed(1)} when the run began, ${(loadavg()[0] ?? 0).toFixed(1)} when this database's part ended. ${total} replies, ${failed} errors${errors.size ? ` (${[...errors].map(([e, n]) => `${e}: ${n}`).join(", ")})` : ""}; Hearth's CPU ${Math.round(cpu * 100)}% of a core on average; memory (RSS / V8 heap used) ${memory.start.rssMb.toFixed(0)} / ${memory.start.heapMb.toFixed(0)} MB after the guests signed in, ${memory.end.rssMb.toFixed(0)} / ${memory.end.heapMb.toFixed(0)} MB at the end.
 
-| minute | replies | errors | first token, added (p50 / p99) | per token, added (p50 / p99) | RSS / heap at the minute's end (MB) |${withEmbedded ? " WASM memory (MB) | dead rows | WAL since checkpoint (MB) | tables (MB) |" : ""}
-|---|---|---|---|---|---|${withEmbedded ? "---|---|---|---|" : ""}
+| minute | replies | errors | first token, added (p50 / p99) | per token, added (p50 / p99) | RSS / heap at the minute's end (MB) |${withEmbedded ? " V8 heap total / external (MB) | WASM memory (MB) | dead rows | WAL since checkpoint (MB) | tables (MB) |" : ""}
+|---|---|---|---|---|---|${withEmbedded ? "---|---|---|---|---|" : ""}
 ${rows.join("\n")}
 `;
   console.log(section);
@@ -192,7 +195,11 @@ async function embeddedOf(p: HearthProcess): Promise<Embedded> {
   const text = await (await fetch(`${p.base}/metrics`)).text();
   const value = (name: string) =>
     Number(text.match(new RegExp(`^hearth_embedded_${name} ([\\d.e+]+)`, "m"))?.[1] ?? Number.NaN);
+  const node = (name: string) =>
+    Number(text.match(new RegExp(`^hearth_nodejs_${name} ([\\d.e+]+)`, "m"))?.[1] ?? Number.NaN);
   return {
+    heapTotalMb: node("heap_size_total_bytes") / 2 ** 20,
+    externalMb: node("external_memory_bytes") / 2 ** 20,
     wasmMb: value("wasm_memory_bytes") / 2 ** 20,
     deadRows: value("dead_rows"),
     walMb: value("wal_since_checkpoint_bytes") / 2 ** 20,
