@@ -58,8 +58,13 @@ export interface WorkerDeps {
 const HEARTBEAT_MS = 5000;
 /** Tries at a reply before an empty one is stored (see the loop in runGeneration). */
 const REPLY_ATTEMPTS = 3;
-/** Finished streams stay readable this long for clients that reconnect late. */
-const STREAM_TTL_S = 3600;
+/**
+ * Finished streams stay readable this long for clients that reconnect late; after that a resume
+ * answers from the stored reply (routes.ts). Short, because a stream holds every token event:
+ * at an hour, the in-process bus held about an hour of all replies' tokens (the 25-minute soak's
+ * heap grew by some 500 MB, docs/PERFORMANCE.md), and Redis as much.
+ */
+const STREAM_TTL_S = 120;
 
 /**
  * Runs one generation a worker has claimed (scheduler.ts): prompt, model, tokens to the bus,
