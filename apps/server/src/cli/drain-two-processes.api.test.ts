@@ -1,16 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { hostname, tmpdir } from "node:os";
-import path from "node:path";
+import { hostname } from "node:os";
 import type { ConversationCreated, GenerationEvent, MessagePage } from "@hearth/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../../test/databases.ts";
 import { gatedServer } from "../../test/gated-openai-server.ts";
-import { repoRoot } from "../config.ts";
+import { type HearthProcess, startHearthProcess } from "../../test/hearth-process.ts";
 
 /**
  * Graceful drain (issue 18 item 4) with two `hearth start` processes on the machine's PostgreSQL
@@ -19,30 +15,10 @@ import { repoRoot } from "../config.ts";
  * server holds each reply open after its first token until the test lets it end (no timing).
  */
 
-const entry = path.join(repoRoot(), "apps/server/bin/hearth.mjs");
-const READY_TIMEOUT_MS = 120_000;
 /** The draining process's deadline: long enough for the steps between the signal and the release. */
 const DRAIN_S = 20;
 
-interface Proc {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+type Proc = HearthProcess;
 
 describe("graceful drain with two processes on PostgreSQL and Redis", () => {
   let database: TestDatabase;
@@ -73,55 +49,13 @@ describe("graceful drain with two processes on PostgreSQL and Redis", () => {
   }, 60_000);
 
   /** `hearth start` (both roles) on the shared database, once it answers its health check. */
-  async function start(name: string): Promise<Proc> {
-    const port = await freePort();
-    const dataDir = mkdtempSync(path.join(tmpdir(), `hearth-drain2-${name}-`));
-    const child = spawn(process.execPath, [entry, "start"], {
-      cwd: repoRoot(),
-      env: {
-        ...process.env,
-        ...shared,
-        LLM_BASE_URL: model.url,
-        HEARTH_DRAIN_S: String(DRAIN_S),
-        DATABASE_URL: database.url ?? "",
-        PORT: String(port),
-        HEARTH_DATA_DIR: dataDir,
-        HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  function start(name: string): Promise<Proc> {
+    return startHearthProcess(procs, name, {
+      ...shared,
+      LLM_BASE_URL: model.url,
+      HEARTH_DRAIN_S: String(DRAIN_S),
+      DATABASE_URL: database.url ?? "",
     });
-    let log = "";
-    const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString("utf8")).slice(-64_000);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-    const url = `http://127.0.0.1:${port}`;
-    const proc: Proc = {
-      name,
-      url,
-      child,
-      exited,
-      output: () => `--- ${name} on ${url} ---\n${log}`,
-      async stop() {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill("SIGKILL");
-          await exited;
-        }
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-    procs.push(proc);
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`${name} exited before it was ready\n${proc.output()}`);
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) }).catch(() => null);
-      if (res?.status === 200) return proc;
-      if (Date.now() > deadline) throw new Error(`${name} was not ready in time\n${proc.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
   }
 
   const call = (on: Proc, method: string, url: string, cookie: string, body?: unknown) =>

@@ -1,42 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Character, ConversationCreated, GenerationEvent } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
 import { gatedServer } from "../../test/gated-openai-server.ts";
-import { repoRoot } from "../config.ts";
+import { type HearthProcess, startHearthProcess } from "../../test/hearth-process.ts";
 
 /**
  * Graceful drain (issue 18 item 4) for real: a `hearth start` process on its embedded database,
  * answering through a model server the test holds open, gets SIGTERM with a reply in flight.
  */
 
-const entry = path.join(repoRoot(), "apps/server/bin/hearth.mjs");
-const READY_TIMEOUT_MS = 120_000;
-
-interface Proc {
-  url: string;
-  dataDir: string;
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+type Proc = HearthProcess;
 
 describe("graceful drain on SIGTERM", () => {
   let model: Awaited<ReturnType<typeof gatedServer>>;
@@ -51,64 +25,23 @@ describe("graceful drain on SIGTERM", () => {
     model.close();
   }, 60_000);
 
-  async function start(drainS: string, extra: Record<string, string> = {}, dir?: string): Promise<Proc> {
-    const port = await freePort();
-    const dataDir = dir ?? mkdtempSync(path.join(tmpdir(), "hearth-drain-"));
-    const child = spawn(process.execPath, [entry, "start"], {
-      cwd: repoRoot(),
-      env: {
-        ...process.env,
-        HEARTH_DRAIN_S: drainS,
-        HEARTH_SECRET: randomBytes(32).toString("hex"),
-        HEARTH_LOG_LEVEL: "info",
-        HEARTH_SEED_DEMO: "false",
-        HEARTH_FIRST_USER_ADMIN: "false",
-        HEARTH_SIGNUPS_PER_DAY: "0",
-        HEARTH_LOCAL_SERVERS: "off",
-        LLM_BASE_URL: model.url,
-        LLM_MODEL: "gated",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        HEARTH_DATA_DIR: dataDir,
-        HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
-        DATABASE_URL: "",
-        REDIS_URL: "",
-        ...extra,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let log = "";
-    const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString("utf8")).slice(-64_000);
+  function start(drainS: string, extra: Record<string, string> = {}, dir?: string): Promise<Proc> {
+    const env = {
+      HEARTH_DRAIN_S: drainS,
+      HEARTH_SECRET: randomBytes(32).toString("hex"),
+      HEARTH_LOG_LEVEL: "info",
+      HEARTH_SEED_DEMO: "false",
+      HEARTH_FIRST_USER_ADMIN: "false",
+      HEARTH_SIGNUPS_PER_DAY: "0",
+      HEARTH_LOCAL_SERVERS: "off",
+      LLM_BASE_URL: model.url,
+      LLM_MODEL: "gated",
+      HOST: "127.0.0.1",
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      ...extra,
     };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-    const url = `http://127.0.0.1:${port}`;
-    const proc: Proc = {
-      url,
-      dataDir,
-      child,
-      exited,
-      output: () => `--- hearth on ${url} ---\n${log}`,
-      async stop() {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill("SIGKILL");
-          await exited;
-        }
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-    procs.push(proc);
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`hearth exited before it was ready\n${proc.output()}`);
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) }).catch(() => null);
-      if (res?.status === 200) return proc;
-      if (Date.now() > deadline) throw new Error(`hearth was not ready in time\n${proc.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    return startHearthProcess(procs, "drain", env, dir);
   }
 
   const call = (on: Proc, method: string, url: string, cookie: string, body?: unknown) =>
