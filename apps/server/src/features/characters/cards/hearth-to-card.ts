@@ -84,11 +84,14 @@ const V2_ADDITIONS: Array<[string, unknown]> = [
 ];
 
 /**
- * The V1 card (six flat fields, in the imported card's order), or null when the character now
- * holds something V1 cannot (tags, a lorebook, Hearth's title...): it is then written as V2.
+ * The V1 card (six flat fields, in the imported card's order) from the V2 card's `data`, or null
+ * when the character now holds something V1 cannot (tags, a lorebook, Hearth's title...): it is
+ * then written as V2.
  */
-export function v1Card(character: ExportableCharacter): Record<string, unknown> | null {
-  const { data } = v2Card(character, true);
+function v1Card(
+  character: ExportableCharacter,
+  data: Record<string, unknown>,
+): Record<string, unknown> | null {
   if (data.character_book !== undefined) return null;
   if (!V2_ADDITIONS.every(([key, none]) => JSON.stringify(data[key] ?? none) === JSON.stringify(none)))
     return null;
@@ -108,7 +111,10 @@ const V1_FIELDS = ["name", "description", "personality", "scenario", "first_mes"
  */
 export function jsonCard(character: ExportableCharacter, artUnchanged: boolean): Record<string, unknown> {
   const version = character.source?.version;
-  if (version === 1) return v1Card(character) ?? v2Card(character, artUnchanged);
+  if (version === 1) {
+    const v2 = v2Card(character, artUnchanged);
+    return v1Card(character, v2.data) ?? v2;
+  }
   if (version === 2) return v2Card(character, artUnchanged);
   return v3Card(character, [DEFAULT_ICON], artUnchanged);
 }
