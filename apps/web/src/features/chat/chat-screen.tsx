@@ -1,13 +1,11 @@
 import type { Conversation, MessagePage } from "@hearth/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useParams } from "@tanstack/react-router";
-import { RotateCcw } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import { errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { useNavigate } from "@tanstack/react-router";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { errorMessage } from "../../lib/api.ts";
 import { pageTitle } from "../../lib/brand.ts";
 import { useAppConfig, useMe } from "../../lib/session.ts";
 import { Banner } from "../../ui/banner.tsx";
-import { Button } from "../../ui/button.tsx";
 import { PageSpinner } from "../../ui/spinner.tsx";
 import { useChatUiEvents } from "../ads/chat-events.ts";
 import { useChatAds } from "../ads/use-chat-ads.tsx";
@@ -20,20 +18,14 @@ import {
   waitingReasonId,
   waitingSendReason,
 } from "../waiting-room/waiting-room-banner.tsx";
-import {
-  chatKeys,
-  conversationQuery,
-  createConversation,
-  modelsForChoiceQuery,
-  newestMessagesQuery,
-} from "./api.ts";
+import { chatKeys, conversationQuery, createConversation, newestMessagesQuery } from "./api.ts";
+import { ChatAnnouncer } from "./chat-announcer.tsx";
+import { ChatFrame, ChatLoadError } from "./chat-frame.tsx";
 import { ChatHeader } from "./chat-header.tsx";
 import { ChatInput } from "./chat-input.tsx";
 import { ChatMenuTools } from "./chat-menu.tsx";
 import {
-  AccessState,
   ActionErrorBanner,
-  claimDemoNotice,
   DemoModelNotice,
   GenerationErrorBanner,
   LimitBanner,
@@ -41,63 +33,17 @@ import {
   ReplyNotice,
   TooLongBanner,
 } from "./chat-notices.tsx";
-import { type Announcement, lastBotRow, type TypingState } from "./chat-state.ts";
+import { lastBotRow, type TypingState } from "./chat-state.ts";
 import { ChatToolDialogs, pickCount } from "./chat-tool-dialogs.tsx";
 import { ImageButton } from "./image-button.tsx";
+import type { LastBotActions } from "./message-actions.tsx";
 import { MessageList, type MessageListHandle } from "./message-list.tsx";
-import type { LastBotActions } from "./message-row.tsx";
 import { PickBar } from "./pick-bar.tsx";
-import { canTuneGeneration, forgetModelChoice, generationExtras, useModelChoice } from "./preferences.ts";
+import { canTuneGeneration, generationExtras } from "./preferences.ts";
+import { useAlternativeKeys } from "./use-alternative-keys.ts";
 import { useChat } from "./use-chat.ts";
 import { useChatTools } from "./use-chat-tools.ts";
-import { useViewportFill } from "./use-viewport-fill.ts";
-
-/** Codes that mean "this character can't be chatted with" wherever they come from. */
-function accessCode(error: unknown): "invalidAccess" | "blockedBotCreator" | null {
-  if (!isApiRequestError(error)) return null;
-  if (error.code === "blockedBotCreator") return "blockedBotCreator";
-  if (error.code === "invalidAccess" || error.status === 403 || error.status === 404) return "invalidAccess";
-  return null;
-}
-
-/** Full-height frame under the top bar; the message list scrolls inside it. */
-export function ChatFrame({ children }: { children: ReactNode }) {
-  const frame = useRef<HTMLDivElement>(null);
-  useViewportFill(frame);
-  return (
-    <div ref={frame} className="flex min-h-0 flex-col">
-      {children}
-    </div>
-  );
-}
-
-/** Load failures other than access: say what happened and offer a retry. */
-export function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const code = accessCode(error);
-  const { characterId } = useParams({ strict: false }) as { characterId?: string };
-  if (code) {
-    return (
-      <AccessState code={code} unblock={characterId ? { characterId, onUnblocked: onRetry } : undefined} />
-    );
-  }
-  return (
-    <div className="mx-auto flex w-full max-w-[800px] flex-1 items-center px-4">
-      <Banner
-        tone="danger"
-        title="This chat couldn't be opened"
-        className="w-full"
-        action={
-          <Button size="sm" variant="outline" onClick={onRetry}>
-            <RotateCcw aria-hidden />
-            Try again
-          </Button>
-        }
-      >
-        {errorMessage(error)}
-      </Banner>
-    </div>
-  );
-}
+import { useChosenModel } from "./use-chosen-model.ts";
 
 /** /chat/{characterId}/{conversationId}: loads the conversation and its newest page. */
 export function ChatScreen({ conversationId }: { conversationId: string }) {
@@ -131,21 +77,6 @@ export function ChatScreen({ conversationId }: { conversationId: string }) {
   );
 }
 
-/** The live region's words: "Name: reply", or "Alternative 2 of 3. reply". */
-function spoken(announcement: Announcement | null, name: string): string {
-  if (!announcement) return "";
-  const text = announcement.text.slice(0, 500);
-  const alternative = announcement.alternative;
-  return alternative
-    ? `Alternative ${alternative.index + 1} of ${alternative.count}. ${text}`
-    : `${name}: ${text}`;
-}
-
-function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
-}
-
 function ChatSession({ conversation, page }: { conversation: Conversation; page: MessagePage }) {
   const me = useMe();
   const config = useAppConfig();
@@ -167,21 +98,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
     document.title = pageTitle(character.name, brand.name);
   }, [character.name, brand.name]);
 
-  // The chosen model, checked by the server: one that is gone (or no longer allowed) quietly
-  // gives way to the default (§4 "Model choice").
-  const [storedModel] = useModelChoice(userId);
-  const models = useQuery(modelsForChoiceQuery(storedModel));
-  const checkedModel = models.data?.selected_id;
-  useEffect(() => {
-    if (storedModel && checkedModel && checkedModel !== storedModel) forgetModelChoice(userId);
-  }, [storedModel, checkedModel, userId]);
-
-  // The demo-model notice, once per browser session.
-  const [demoNotice, setDemoNotice] = useState<boolean | null>(null);
-  const selectedModel = models.data?.models.find((model) => model.id === models.data?.selected_id);
-  useEffect(() => {
-    if (demoNotice === null && selectedModel) setDemoNotice(selectedModel.is_demo && claimDemoNotice());
-  }, [demoNotice, selectedModel]);
+  const { selectedModel, demoNotice, hideDemoNotice } = useChosenModel(userId);
 
   const streaming = state.streaming;
   // Autopilot writes into the input box: a stream with no row in the list (a resumed one
@@ -214,24 +131,7 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
     [character.name, character.avatar_url],
   );
 
-  // Left and right arrows step through the last reply's alternatives, unless a dialog, a menu
-  // or a text field has the keyboard.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.defaultPrevented) return;
-      if (isEditable(event.target) || isEditable(document.activeElement)) return;
-      if (document.querySelector('[role="dialog"], [role="menu"]')) return;
-      if (!lastBot || typing !== "idle" || blocked || picking) return;
-      const { alternative_index: index, alternative_count: count } = lastBot.message;
-      const next = event.key === "ArrowLeft" ? index - 1 : index + 1;
-      if (next < 0 || next >= count) return;
-      event.preventDefault();
-      void selectAlternative(lastBot, next);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [lastBot, typing, blocked, picking, selectAlternative]);
+  useAlternativeKeys(lastBot, typing === "idle" && !blocked && !picking, selectAlternative);
 
   const [startingNew, setStartingNew] = useState(false);
   const startNew = async () => {
@@ -305,18 +205,8 @@ function ChatSession({ conversation, page }: { conversation: Conversation; page:
         after={ads}
       />
       <div className="mx-auto flex w-full max-w-[800px] shrink-0 flex-col gap-2 px-3 pt-1 pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:px-5">
-        <p className="sr-only" role="status">
-          {typing === "bot"
-            ? `${character.name} is typing…`
-            : typing === "autopilot"
-              ? "Writing a suggestion…"
-              : ""}
-        </p>
-        {/* Speaks once per finished reply or alternative switched to, never per streamed word. */}
-        <p className="sr-only" aria-live="polite" data-chat-announcer>
-          {spoken(state.announcement, character.name)}
-        </p>
-        {demoNotice ? <DemoModelNotice onDismiss={() => setDemoNotice(false)} /> : null}
+        <ChatAnnouncer typing={typing} announcement={state.announcement} characterName={character.name} />
+        {demoNotice ? <DemoModelNotice onDismiss={hideDemoNotice} /> : null}
         {streaming?.reconnecting ? (
           <p role="status" className="text-center text-xs text-muted">
             Connection lost. Reconnecting…

@@ -6,15 +6,10 @@ import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { type ChatRow, liveContent, type Streaming } from "./chat-state.ts";
 import { ChatLayoutContext, useChatLayout } from "./layout.ts";
+import type { LastBotActions } from "./message-actions.tsx";
 import type { EditKind } from "./message-editor.tsx";
-import {
-  type LastBotActions,
-  MessageRow,
-  type MessageTools,
-  type PickMode,
-  type PickState,
-  type RowCharacter,
-} from "./message-row.tsx";
+import { MessageRow, type MessageTools, type RowCharacter } from "./message-row.tsx";
+import type { PickMode, PickState } from "./pick-frame.tsx";
 
 /**
  * The conversation, virtualised: only the rows near the viewport are in the DOM, so a chat with

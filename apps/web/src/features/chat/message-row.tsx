@@ -1,5 +1,5 @@
-import { ChevronLeft, ChevronRight, ChevronsRight, ImageIcon, RefreshCw } from "lucide-react";
-import { memo, type ReactNode } from "react";
+import { ChevronsRight, ImageIcon, RefreshCw } from "lucide-react";
+import { memo } from "react";
 import { Avatar } from "../../ui/avatar.tsx";
 import { cn } from "../../ui/cn.ts";
 import { MessageRating } from "../ratings/message-rating.tsx";
@@ -7,23 +7,16 @@ import { ListenButton } from "../voice/listen-button.tsx";
 import { useWaitingGate } from "../waiting-room/use-waiting-room.ts";
 import type { ChatRow } from "./chat-state.ts";
 import { useRowLayout } from "./layout.ts";
+import { ActionButton, Alternatives, type LastBotActions } from "./message-actions.tsx";
 import { type EditKind, MessageEditor } from "./message-editor.tsx";
 import { MessageImage } from "./message-image.tsx";
 import { iconButton, MessageMenu } from "./message-menu.tsx";
 import { MessageText } from "./message-text.tsx";
+import { PickFrame, type PickMode, type PickState } from "./pick-frame.tsx";
 
 export interface RowCharacter {
   name: string;
   avatar_url: string | null;
-}
-
-export interface LastBotActions {
-  /** Generation actions are off while a reply is written or after a blocking error. */
-  enabled: boolean;
-  switching: boolean;
-  onRegenerate: () => void;
-  onContinue: () => void;
-  onSelectAlternative: (row: ChatRow, index: number) => void;
 }
 
 /** Edit and image-prompt edit (§4 "Message modes"), shared by every row. */
@@ -34,12 +27,6 @@ export interface MessageTools {
   onSave: (row: ChatRow, kind: EditKind, text: string) => void;
   onCancel: () => void;
 }
-
-/** Choosing a message in the list: the start of a removal, or the last message of a partial clone. */
-export type PickMode = "remove" | "clone";
-
-/** This row in a pick mode: the one chosen, one that goes with it, or neither. */
-export type PickState = "chosen" | "included" | null;
 
 interface MessageRowProps {
   row: ChatRow;
@@ -60,37 +47,6 @@ interface MessageRowProps {
   pickMode?: PickMode | null;
   picked?: PickState;
   onPick?: (messageId: string) => void;
-}
-
-/**
- * A button that is off while a reply is written: aria-disabled rather than disabled, so it keeps
- * the keyboard focus (a disabled button drops it) and the row doesn't change under the pointer.
- */
-function ActionButton({
-  label,
-  title,
-  off,
-  onClick,
-  children,
-}: {
-  label: string;
-  title?: string;
-  off: boolean;
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      className={iconButton}
-      aria-label={label}
-      title={title ?? label}
-      aria-disabled={off || undefined}
-      onClick={off ? undefined : onClick}
-    >
-      {children}
-    </button>
-  );
 }
 
 export function TypingDots({ className }: { className?: string }) {
@@ -133,95 +89,6 @@ function stateNote(row: ChatRow): string | null {
     default:
       return null;
   }
-}
-
-function Alternatives({ row, actions }: { row: ChatRow; actions: LastBotActions }) {
-  const { alternative_index: index, alternative_count: count } = row.message;
-  if (count < 2) return null;
-  const off = !actions.enabled || actions.switching;
-  return (
-    <span className="inline-flex items-center">
-      <ActionButton
-        label="Previous alternative"
-        title="Previous alternative (←)"
-        off={off || index === 0}
-        onClick={() => actions.onSelectAlternative(row, index - 1)}
-      >
-        <ChevronLeft aria-hidden />
-      </ActionButton>
-      <span className="min-w-8 text-center text-xs tabular-nums text-muted">
-        <span aria-hidden data-alternative-counter>
-          {index + 1}/{count}
-        </span>
-        <span className="sr-only">
-          Alternative {index + 1} of {count}
-        </span>
-      </span>
-      <ActionButton
-        label="Next alternative"
-        title="Next alternative (→)"
-        off={off || index >= count - 1}
-        onClick={() => actions.onSelectAlternative(row, index + 1)}
-      >
-        <ChevronRight aria-hidden />
-      </ActionButton>
-    </span>
-  );
-}
-
-const pickLabels: Record<PickMode, { button: string; chosen: string }> = {
-  remove: { button: "Remove from this message", chosen: "Removed from here" },
-  clone: { button: "Copy up to this message", chosen: "Last message in the copy" },
-};
-
-/** In a pick mode the whole row is one button; the chosen row and the ones going with it are tinted. */
-function PickFrame({
-  messageId,
-  mode,
-  picked,
-  onPick,
-  children,
-}: {
-  messageId: string;
-  mode: PickMode;
-  picked: PickState;
-  onPick: ((messageId: string) => void) | null;
-  children: ReactNode;
-}) {
-  const tint =
-    picked === null
-      ? "border-transparent"
-      : mode === "remove"
-        ? "border-danger/50 bg-danger-soft"
-        : "border-accent/50 bg-accent-soft/60";
-  return (
-    <div
-      className={cn("relative -mx-2 rounded-xl border px-2 py-2 transition-colors", tint)}
-      data-picked={picked ?? undefined}
-    >
-      <div className="pointer-events-none">{children}</div>
-      {picked === "chosen" ? (
-        <span
-          className={cn(
-            "pointer-events-none absolute -top-2.5 right-3 rounded-full px-2 text-xs font-medium",
-            mode === "remove" ? "bg-danger text-danger-fg" : "bg-accent text-accent-fg",
-          )}
-        >
-          {pickLabels[mode].chosen}
-        </span>
-      ) : null}
-      {onPick ? (
-        <button
-          type="button"
-          className="absolute inset-0 z-10 cursor-pointer rounded-xl hover:bg-fg/5"
-          aria-label={pickLabels[mode].button}
-          aria-pressed={picked === "chosen"}
-          data-pick-message={messageId}
-          onClick={() => onPick(messageId)}
-        />
-      ) : null}
-    </div>
-  );
 }
 
 /** One message: the bot's on the left with its avatar, the user's on the right. */

@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { PageSpinner } from "../../ui/spinner.tsx";
 import { characterConversationsQuery, createConversation } from "./api.ts";
-import { ChatFrame, ChatLoadError } from "./chat-screen.tsx";
+import { ChatFrame, ChatLoadError } from "./chat-frame.tsx";
 
 /**
  * /chat/{characterId}: continues the most recent conversation with the character, or starts

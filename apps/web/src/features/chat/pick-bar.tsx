@@ -2,7 +2,7 @@ import { Check, Trash2, X } from "lucide-react";
 import { useEffect } from "react";
 import { Banner } from "../../ui/banner.tsx";
 import { Button } from "../../ui/button.tsx";
-import type { PickMode } from "./message-row.tsx";
+import type { PickMode } from "./pick-frame.tsx";
 
 interface PickBarProps {
   mode: PickMode;

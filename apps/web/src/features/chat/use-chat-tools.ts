@@ -6,7 +6,8 @@ import { errorMessage } from "../../lib/api.ts";
 import { chatKeys, cloneConversation, editMessage, removeMessagesFrom } from "./api.ts";
 import type { ChatRow } from "./chat-state.ts";
 import type { EditKind } from "./message-editor.tsx";
-import type { MessageTools, PickMode } from "./message-row.tsx";
+import type { MessageTools } from "./message-row.tsx";
+import type { PickMode } from "./pick-frame.tsx";
 import type { useChat } from "./use-chat.ts";
 
 /**

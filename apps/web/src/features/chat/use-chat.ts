@@ -1,14 +1,7 @@
-import type {
-  Conversation,
-  GenerateAction,
-  GenerateRequest,
-  GenerationEvent,
-  Message,
-  MessagePage,
-} from "@hearth/contract";
+import type { Conversation, GenerateRequest, GenerationEvent, Message, MessagePage } from "@hearth/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { type ApiRequestError, errorMessage, isApiRequestError } from "../../lib/api.ts";
+import { errorMessage, isApiRequestError } from "../../lib/api.ts";
 import {
   chatKeys,
   fetchConversation,
@@ -17,32 +10,21 @@ import {
   selectAlternative as putAlternative,
   stopGeneration,
 } from "./api.ts";
-import { type ChatAction, type ChatRow, chatReducer, initialChatState, lastBotRow } from "./chat-state.ts";
+import { type ChatAction, type ChatRow, chatReducer, initialChatState } from "./chat-state.ts";
 import { runGenerationStream } from "./generation-stream.ts";
+import { type GenerationStart, useGenerationActions } from "./use-generation-actions.ts";
 
 /** A stop that the server doesn't confirm within this time is settled by reading the page again. */
 const stopFallbackMs = 6_000;
-
-interface Begin {
-  action: GenerateAction | null;
-  request?: GenerateRequest;
-  generationId?: string;
-  content?: string;
-  targetId?: string;
-  retryRowKey?: string;
-  /** A picture (type image): its failures are dismissed, never resubmitted as text. */
-  image?: boolean;
-  /** A refusal before anything started that the caller handles itself (a plan or training modal). */
-  onRefused?: (error: ApiRequestError) => boolean;
-}
 
 let localIds = 0;
 const localKey = (kind: string) => `local-${kind}-${++localIds}`;
 
 /**
  * Everything the chat screen does with one conversation: its messages, sending and the other
- * generation actions, streaming with token batching (one render per frame), stop, resume after
- * a dropped connection or on opening a chat whose reply is still being written.
+ * generation actions (built in use-generation-actions.ts), streaming with token batching (one
+ * render per frame), stop, resume after a dropped connection or on opening a chat whose reply is
+ * still being written.
  */
 export function useChat(
   conversation: Conversation,
@@ -51,8 +33,6 @@ export function useChat(
   requestExtras?: () => Partial<GenerateRequest>,
 ) {
   const conversationId = conversation.id;
-  const extrasRef = useRef(requestExtras);
-  extrasRef.current = requestExtras;
   const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(chatReducer, undefined, () =>
     initialChatState(initialPage, conversation.context_start_message_id),
@@ -132,7 +112,7 @@ export function useChat(
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow is declared below and only called later, from the stream; listing it here would read it before its declaration
   const start = useCallback(
-    async (begin: Begin) => {
+    async (begin: GenerationStart) => {
       controllerRef.current?.abort();
       const controller = new AbortController();
       controllerRef.current = controller;
@@ -247,122 +227,11 @@ export function useChat(
     [start],
   );
 
-  const request = useCallback(
-    (action: GenerateAction, extra: Partial<GenerateRequest> = {}): GenerateRequest => ({
-      conversation_id: conversationId,
-      type: "text",
-      action,
-      ...extrasRef.current?.(),
-      ...extra,
-    }),
-    [conversationId],
-  );
-
   const busy = useCallback(() => stateRef.current.streaming !== null || controllerRef.current !== null, []);
+  const currentState = useCallback(() => stateRef.current, []);
 
-  const send = useCallback(
-    (content: string) => {
-      const text = content.trim();
-      if (!text || busy()) return false;
-      void start({ action: "send", content: text, request: request("send", { content: text }) });
-      return true;
-    },
-    [request, start, busy],
-  );
-
-  const regenerate = useCallback(() => {
-    const target = lastBotRow(stateRef.current.rows);
-    if (!target || busy()) return;
-    // A picture's message is made again as a picture (from its stored prompt), never as text.
-    const image = target.message.image_prompt !== null;
-    void start({
-      action: "regenerate",
-      targetId: target.message.id,
-      image,
-      request: request("regenerate", { message_id: target.message.id, ...(image ? { type: "image" } : {}) }),
-    });
-  }, [request, start, busy]);
-
-  const continueReply = useCallback(() => {
-    const target = lastBotRow(stateRef.current.rows);
-    if (!target || busy()) return;
-    void start({
-      action: "continue",
-      targetId: target.message.id,
-      request: request("continue", { message_id: target.message.id }),
-    });
-  }, [request, start, busy]);
-
-  const suggest = useCallback(() => {
-    if (busy()) return;
-    void start({ action: "autopilot", request: request("autopilot") });
-  }, [request, start, busy]);
-
-  const resubmit = useCallback(() => {
-    const problem = stateRef.current.problem;
-    if (problem?.kind !== "generation" || busy()) return;
-    const plan = problem.retry;
-    switch (plan.action) {
-      case "send":
-        void start({
-          action: "send",
-          content: plan.content,
-          retryRowKey: plan.rowKey,
-          request: request("send", { content: plan.content }),
-        });
-        return;
-      case "regenerate":
-      case "continue":
-        void start({
-          action: plan.action,
-          targetId: plan.messageId,
-          request: request(plan.action, { message_id: plan.messageId }),
-        });
-        return;
-      case "autopilot":
-        void start({ action: "autopilot", request: request("autopilot") });
-        return;
-      case "resubmit": {
-        const target = lastBotRow(stateRef.current.rows);
-        const failedReply =
-          target && target === stateRef.current.rows.at(-1) && target.message.state === "failed";
-        void start({
-          action: "resubmit",
-          targetId: failedReply ? target.message.id : undefined,
-          request: request("resubmit"),
-        });
-      }
-    }
-  }, [request, start, busy]);
-
-  /**
-   * The Image button's picture (§4): a new bot message made by the image server, through the
-   * same generation call with type image. `onRefused` takes refusals the screen answers with a
-   * modal (a plan, training).
-   */
-  const makeImage = useCallback(
-    (onRefused?: (error: ApiRequestError) => boolean) => {
-      if (busy()) return false;
-      void start({ action: "send", image: true, onRefused, request: request("send", { type: "image" }) });
-      return true;
-    },
-    [request, start, busy],
-  );
-
-  /** A picture's message made again from its (edited) prompt, shown on its row while it is made. */
-  const remakeImage = useCallback(
-    (messageId: string) => {
-      if (busy()) return false;
-      void start({
-        action: "regenerate",
-        targetId: messageId,
-        image: true,
-        request: request("regenerate", { message_id: messageId, type: "image" }),
-      });
-      return true;
-    },
-    [request, start, busy],
-  );
+  const actions = useGenerationActions({ conversationId, requestExtras, currentState, busy, start });
+  const { send, regenerate, continueReply, suggest, resubmit, makeImage, remakeImage } = actions;
 
   const stop = useCallback(() => {
     const streaming = stateRef.current.streaming;
