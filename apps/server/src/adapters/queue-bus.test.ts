@@ -256,6 +256,50 @@ describe("RedisEventBus across processes", () => {
     expect((await reading).map((e) => e.data)).toEqual(["b", "c"]);
   });
 
+  it("listens on one channel per process, sends each event only to other processes with a reader, and leaves no reader behind", async () => {
+    const { here, there, shared } = pair();
+    const raw = new Redis(TEST_REDIS_URL);
+    const watcher = new Redis(TEST_REDIS_URL);
+    const published: string[] = [];
+    watcher.on("pmessage", (_pattern: string, channel: string) => published.push(channel));
+    await watcher.psubscribe(`${shared}:bus-to:*`);
+    try {
+      // Readers of three streams in the appending process: nothing goes to any channel.
+      const local = ["s1", "s2", "s3"].map((s) => {
+        const c = new AbortController();
+        return collect<number>(here.read(s, "0", c.signal), 2, c);
+      });
+      for (const s of ["s1", "s2", "s3"]) {
+        await here.append(s, 1);
+        await here.append(s, 2);
+      }
+      for (const got of await Promise.all(local)) expect(got.map((e) => e.data)).toEqual([1, 2]);
+      expect(await raw.pubsub("CHANNELS", `${shared}:*`)).toHaveLength(2);
+      // A reader in the other process (registered once it has read the kept events): each later
+      // event goes to its process's channel, once.
+      const ct = new AbortController();
+      const remote: number[] = [];
+      for await (const e of there.read<number>("s1", "0", ct.signal)) {
+        remote.push(e.data);
+        if (e.data === 2) {
+          await here.append("s1", 3);
+          await here.append("s1", 4);
+        }
+        if (e.data === 4) ct.abort();
+      }
+      expect(remote).toEqual([1, 2, 3, 4]);
+      // Its reply comes after every message published before it on this connection.
+      await watcher.ping();
+      expect(published).toHaveLength(2);
+      expect(new Set(published).size).toBe(1);
+      // Every read has ended: both processes left the stream's reader set.
+      expect(await raw.smembers(`${shared}:bus:s1:readers`)).toEqual([]);
+    } finally {
+      watcher.disconnect();
+      raw.disconnect();
+    }
+  });
+
   it("orders stream ids by time, then sequence", () => {
     expect(compareIds("5-1", "5-0")).toBe(1);
     expect(compareIds("4-9", "5-0")).toBe(-1);

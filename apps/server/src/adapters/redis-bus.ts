@@ -1,24 +1,44 @@
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
 
 const MAX_EVENTS_PER_STREAM = 20_000;
 
 /**
- * Appends to the stream and announces the event in one round trip: the id of the event before it
- * (`0` for a stream's first), its own id, and the event itself go to the stream's channel, so a
- * reader whose last event is that previous one takes it as it is, without reading the stream.
+ * Appends to the stream and announces the event in one round trip to every other process with a
+ * reader of it (the stream's reader set, KEYS[2], less the appending process, ARGV[3]): the
+ * stream's key, the id of the event before it (`0` for a stream's first), its own id, and the
+ * event itself go to each such process's channel, so a reader whose last event is that previous
+ * one takes it as it is, without reading the stream. The appending process's own readers take it
+ * in memory, so nothing comes back to it.
  */
 const APPEND_SCRIPT = `
 local before = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local prev = '0'
 if before[1] then prev = before[1][1] end
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'd', ARGV[1])
-redis.call('PUBLISH', KEYS[1], prev .. ' ' .. id .. ' ' .. ARGV[1])
+local message = nil
+for _, process in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if process ~= ARGV[3] then
+    message = message or (KEYS[1] .. ' ' .. prev .. ' ' .. id .. ' ' .. ARGV[1])
+    redis.call('PUBLISH', ARGV[4] .. process, message)
+  end
+end
 return {prev, id}
 `;
 
+/** A reader set outlives a process that died without leaving it this long at most. */
+const READERS_TTL_S = 24 * 60 * 60;
+
 type AppendingRedis = Redis & {
-  hearthAppend(key: string, data: string, maxLength: number): Promise<[string, string]>;
+  hearthAppend(
+    key: string,
+    readersKey: string,
+    data: string,
+    maxLength: number,
+    origin: string,
+    channelPrefix: string,
+  ): Promise<[string, string]>;
 };
 
 /** One open `read`: the id of the last event it took, and what it took but has not yet yielded. */
@@ -31,17 +51,25 @@ interface Reader {
 }
 
 /**
- * Scale-out bus: each stream is a Redis Stream (kept, so readers can resume by id). An append
- * publishes the event with its predecessor's id (APPEND_SCRIPT); readers in the appending process
- * get it in memory at once, readers elsewhere from the channel, and either reads the stream only
- * when the chain breaks (its first read, a missed message, an event from before it subscribed).
+ * Scale-out bus: each stream is a Redis Stream (kept, so readers can resume by id). A process
+ * listens on one channel of its own; while it has readers of a stream it is in that stream's
+ * reader set, and an append publishes the event, with its predecessor's id, to the channels of
+ * the set's other processes (APPEND_SCRIPT). Readers in the appending process get it in memory
+ * at once, readers elsewhere from their process's channel, and either reads the stream only when
+ * the chain breaks (its first read, a missed message, an event from before it registered). One
+ * subscription per process, not one per stream: no SUBSCRIBE and UNSUBSCRIBE per reply, and a
+ * process is not sent its own events back.
  */
 export class RedisEventBus implements EventBus {
   readonly driver = "redis" as const;
+  /** This process's name in reader sets, and the suffix of its channel. */
+  private readonly processId = randomUUID();
   private commands: AppendingRedis;
   private subscriber: Redis;
-  /** The readers of each channel, and its subscription (every reader waits for it before reading). */
-  private readers = new Map<string, { set: Set<Reader>; subscribed: Promise<unknown> }>();
+  /** This process's channel, subscribed once; every registration waits for it. */
+  private listening: Promise<unknown>;
+  /** The readers of each stream here, and their registration in its reader set. */
+  private readers = new Map<string, { set: Set<Reader>; registered: Promise<unknown> }>();
 
   constructor(
     url: string,
@@ -50,18 +78,29 @@ export class RedisEventBus implements EventBus {
     // Auto-pipelining sends the commands of one event-loop turn together: with a thousand
     // streams, their appends and reads share round trips instead of queueing one by one.
     this.commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true }) as AppendingRedis;
-    this.commands.defineCommand("hearthAppend", { numberOfKeys: 1, lua: APPEND_SCRIPT });
+    this.commands.defineCommand("hearthAppend", { numberOfKeys: 2, lua: APPEND_SCRIPT });
     this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
     this.commands.on("error", () => {});
     this.subscriber.on("error", () => {});
-    this.subscriber.on("message", (channel: string, message: string) => this.announced(channel, message));
+    this.subscriber.on("message", (_channel: string, message: string) => this.announced(message));
+    this.listening = this.subscriber.subscribe(this.channelPrefix() + this.processId);
+    this.listening.catch(() => {});
   }
 
   private key = (stream: string) => `${this.prefix}:bus:${stream}`;
+  private readersKey = (key: string) => `${key}:readers`;
+  private channelPrefix = () => `${this.prefix}:bus-to:`;
 
   async append<T>(stream: string, data: T): Promise<string> {
     const key = this.key(stream);
-    const [prev, id] = await this.commands.hearthAppend(key, JSON.stringify(data), MAX_EVENTS_PER_STREAM);
+    const [prev, id] = await this.commands.hearthAppend(
+      key,
+      this.readersKey(key),
+      JSON.stringify(data),
+      MAX_EVENTS_PER_STREAM,
+      this.processId,
+      this.channelPrefix(),
+    );
     if (!id) throw new Error("The event was not appended.");
     for (const reader of this.readers.get(key)?.set ?? []) offer(reader, prev, id, () => data);
     return id;
@@ -75,11 +114,11 @@ export class RedisEventBus implements EventBus {
   async *read<T>(stream: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>> {
     const key = this.key(stream);
     // The first pass reads the stream: what was kept before this reader, or appended before its
-    // subscription took effect.
+    // process joined the stream's reader set.
     const reader: Reader = { last: afterId, queue: [], gap: true, wake: null };
     let channel = this.readers.get(key);
     if (!channel) {
-      channel = { set: new Set(), subscribed: this.subscriber.subscribe(key) };
+      channel = { set: new Set(), registered: this.register(key) };
       this.readers.set(key, channel);
     }
     const { set } = channel;
@@ -87,7 +126,7 @@ export class RedisEventBus implements EventBus {
     const wakeOnAbort = () => reader.wake?.();
     signal.addEventListener("abort", wakeOnAbort, { once: true });
     try {
-      await channel.subscribed;
+      await channel.registered;
       while (!signal.aborted) {
         if (reader.queue.length > 0) {
           const taken = reader.queue;
@@ -110,10 +149,20 @@ export class RedisEventBus implements EventBus {
       set.delete(reader);
       if (set.size === 0 && this.readers.get(key) === channel) {
         this.readers.delete(key);
-        // A channel left subscribed only delivers messages nobody reads; the stream is the truth.
-        await this.subscriber.unsubscribe(key).catch(() => {});
+        // Sent before any later registration of this stream (one connection keeps the order).
+        await this.commands.srem(this.readersKey(key), this.processId).catch(() => {});
       }
     }
+  }
+
+  /** Joins the stream's reader set once this process's channel listens. */
+  private async register(key: string): Promise<void> {
+    await this.listening;
+    const readers = this.readersKey(key);
+    await Promise.all([
+      this.commands.sadd(readers, this.processId),
+      this.commands.expire(readers, READERS_TTL_S),
+    ]);
   }
 
   /** Reads the stream after the reader's last event into its queue (500 at a time). */
@@ -128,20 +177,21 @@ export class RedisEventBus implements EventBus {
     if (rows.length === 500) reader.gap = true;
   }
 
-  /** A channel message, `prev id json`; parsed only for a reader that has not taken it yet. */
-  private announced(channel: string, message: string): void {
-    const set = this.readers.get(channel)?.set;
-    if (!set) return;
+  /** A channel message, `key prev id json`; parsed only for a reader that has not taken it yet. */
+  private announced(message: string): void {
     const a = message.indexOf(" ");
     const b = message.indexOf(" ", a + 1);
-    if (a < 0 || b < 0) return;
-    const prev = message.slice(0, a);
-    const id = message.slice(a + 1, b);
+    const c = message.indexOf(" ", b + 1);
+    if (a < 0 || b < 0 || c < 0) return;
+    const set = this.readers.get(message.slice(0, a))?.set;
+    if (!set) return;
+    const prev = message.slice(a + 1, b);
+    const id = message.slice(b + 1, c);
     let data: unknown;
     let parsed = false;
     const parse = () => {
       if (!parsed) {
-        data = JSON.parse(message.slice(b + 1));
+        data = JSON.parse(message.slice(c + 1));
         parsed = true;
       }
       return data;
@@ -150,7 +200,11 @@ export class RedisEventBus implements EventBus {
   }
 
   async expire(stream: string, ttlSeconds: number): Promise<void> {
-    await this.commands.expire(this.key(stream), ttlSeconds);
+    const key = this.key(stream);
+    await Promise.all([
+      this.commands.expire(key, ttlSeconds),
+      this.commands.expire(this.readersKey(key), ttlSeconds),
+    ]);
   }
 
   async ping(): Promise<void> {
