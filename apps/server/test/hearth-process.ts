@@ -21,6 +21,19 @@ export interface HearthProcess {
 const entry = path.join(repoRoot(), "apps/server/bin/hearth.mjs");
 const READY_TIMEOUT_MS = 120_000;
 
+/**
+ * What every test process runs with: logs at info (the tests read them), no demo characters, no
+ * first administrator, no sign-up allowance, no local model servers, listening on loopback only.
+ */
+export const QUIET_PROCESS_ENV = {
+  HEARTH_LOG_LEVEL: "info",
+  HEARTH_SEED_DEMO: "false",
+  HEARTH_FIRST_USER_ADMIN: "false",
+  HEARTH_SIGNUPS_PER_DAY: "0",
+  HEARTH_LOCAL_SERVERS: "off",
+  HOST: "127.0.0.1",
+} as const;
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../../test/databases.ts";
 import { gatedServer } from "../../test/gated-openai-server.ts";
-import { type HearthProcess, startHearthProcess } from "../../test/hearth-process.ts";
+import { type HearthProcess, QUIET_PROCESS_ENV, startHearthProcess } from "../../test/hearth-process.ts";
 
 /**
  * Graceful drain (issue 18 item 4) with two `hearth start` processes on the machine's PostgreSQL
@@ -29,13 +29,8 @@ describe("graceful drain with two processes on PostgreSQL and Redis", () => {
     HEARTH_REDIS_PREFIX: `drain2-${randomBytes(5).toString("hex")}`,
     // Sessions signed on one process are read by the other.
     HEARTH_SECRET: randomBytes(32).toString("hex"),
-    HEARTH_LOG_LEVEL: "info",
-    HEARTH_SEED_DEMO: "false",
-    HEARTH_FIRST_USER_ADMIN: "false",
-    HEARTH_SIGNUPS_PER_DAY: "0",
-    HEARTH_LOCAL_SERVERS: "off",
+    ...QUIET_PROCESS_ENV,
     LLM_MODEL: "gated",
-    HOST: "127.0.0.1",
   };
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import type { Character, ConversationCreated, GenerationEvent } from "@hearth/co
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
 import { gatedServer } from "../../test/gated-openai-server.ts";
-import { type HearthProcess, startHearthProcess } from "../../test/hearth-process.ts";
+import { type HearthProcess, QUIET_PROCESS_ENV, startHearthProcess } from "../../test/hearth-process.ts";
 
 /**
  * Graceful drain (issue 18 item 4) for real: a `hearth start` process on its embedded database,
@@ -29,14 +29,9 @@ describe("graceful drain on SIGTERM", () => {
     const env = {
       HEARTH_DRAIN_S: drainS,
       HEARTH_SECRET: randomBytes(32).toString("hex"),
-      HEARTH_LOG_LEVEL: "info",
-      HEARTH_SEED_DEMO: "false",
-      HEARTH_FIRST_USER_ADMIN: "false",
-      HEARTH_SIGNUPS_PER_DAY: "0",
-      HEARTH_LOCAL_SERVERS: "off",
+      ...QUIET_PROCESS_ENV,
       LLM_BASE_URL: model.url,
       LLM_MODEL: "gated",
-      HOST: "127.0.0.1",
       DATABASE_URL: "",
       REDIS_URL: "",
       ...extra,
