@@ -19,7 +19,7 @@ export {
   invalidAccess,
 } from "./policy.ts";
 export { toCard, toCharacter } from "./present.ts";
-export { countCharacterMessage, type FoundCharacter, findCharacter, handCharactersTo } from "./queries.ts";
+export { type FoundCharacter, findCharacter, handCharactersTo } from "./queries.ts";
 export { allowNsfw } from "./route-context.ts";
 export { characterRoutes } from "./routes.ts";
 export type { CharacterRow } from "./schema.ts";

@@ -1,13 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../accounts/schema.ts";
-import {
-  type CharacterRow,
-  characterMonthlyMessages,
-  characters,
-  favorites,
-  type NewCharacterRow,
-} from "./schema.ts";
+import { type CharacterRow, characters, favorites, type NewCharacterRow } from "./schema.ts";
 
 /** A character as read for one viewer: the row, its creator's username, and the viewer's favorite. */
 export interface FoundCharacter {
@@ -47,24 +41,6 @@ export async function findLiveCharacter(db: Db, id: string): Promise<CharacterRo
     .where(and(eq(characters.id, id), isNull(characters.deletedAt)))
     .limit(1);
   return row ?? null;
-}
-
-/**
- * Counts one more bot message in a character's chats: the "messages" figure on its card, and the
- * month's count the creators leaderboard scores.
- */
-export async function countCharacterMessage(db: Db, characterId: string, at = new Date()): Promise<void> {
-  await db
-    .update(characters)
-    .set({ numMessages: sql`${characters.numMessages} + 1` })
-    .where(eq(characters.id, characterId));
-  await db
-    .insert(characterMonthlyMessages)
-    .values({ characterId, month: at.toISOString().slice(0, 7), messages: 1 })
-    .onConflictDoUpdate({
-      target: [characterMonthlyMessages.characterId, characterMonthlyMessages.month],
-      set: { messages: sql`${characterMonthlyMessages.messages} + 1` },
-    });
 }
 
 export async function insertCharacter(db: Db, values: NewCharacterRow): Promise<CharacterRow> {

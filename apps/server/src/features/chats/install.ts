@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import type { EmbeddingBackend } from "../../ports/embeddings.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/index.ts";
-import { countCharacterMessage } from "../characters/index.ts";
 import { afterReply, installAutoMemory } from "../memories/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
 import { runImageGeneration } from "./generation/image-worker.ts";
@@ -54,7 +53,6 @@ export async function installChat(
       inference: deps.inference,
       memorySite: deps.config,
       logFailure: (context, what) => app.log.error(context, what),
-      onReplyStored: (characterId) => countCharacterMessage(db, characterId),
       onReplyDone: (conversationId, permissions) =>
         afterReply({ db, queue, site: deps.config }, conversationId, permissions),
       backendFor: memberBackend,

@@ -30,6 +30,8 @@ export async function acceptContext(db: Db, conversationId: string) {
   return {
     conversation: row.conversation,
     character: row.character,
+    /** The conversation's owner (the worker's viewer: a reply is always its owner's). */
+    owner: row.owner,
     defaultModelId: row.defaultModelId,
     llmMode: row.llmMode,
     llmKeyEncrypted: row.llmKeyEncrypted,
@@ -58,6 +60,7 @@ function buildAcceptContext(db: Db) {
     .select({
       conversation: conversations,
       character: characters,
+      owner: users,
       defaultModelId: users.defaultModelId,
       llmMode: users.llmMode,
       llmKeyEncrypted: users.llmApiKeyEncrypted,

@@ -1,9 +1,11 @@
 import type { ApiError, ConversationCreated, GenerationEvent, Message, MessagePage } from "@hearth/contract";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../../../test/chat.ts";
 import { drivers } from "../../../../test/databases.ts";
 import { startTestHearth, type TestHearth, updateUser } from "../../../../test/harness.ts";
 import { TEST_MODEL_PATH } from "../../../../test/model.ts";
+import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
 
 const done = (events: SseMessage[]) =>
   events.map((m) => m.event).find((e): e is Extract<GenerationEvent, { type: "done" }> => e.type === "done");
@@ -78,6 +80,39 @@ describe.each(drivers.map((driver) => ({ driver, redis: driver === "postgres" })
         ["user", "Hi Mira!"],
         ["bot", reply.content],
       ]);
+    });
+
+    it("a stored reply counts once on its character's card and in its month's leaderboard count", async () => {
+      const db = h.database.db;
+      const figures = async () => {
+        const [card] = await db
+          .select({ n: characters.numMessages })
+          .from(characters)
+          .where(eq(characters.id, characterId));
+        const [month] = await db
+          .select({ n: characterMonthlyMessages.messages })
+          .from(characterMonthlyMessages)
+          .where(
+            and(
+              eq(characterMonthlyMessages.characterId, characterId),
+              eq(characterMonthlyMessages.month, new Date().toISOString().slice(0, 7)),
+            ),
+          );
+        return { card: card?.n ?? 0, month: month?.n ?? 0 };
+      };
+      const before = await figures();
+      const { conversation } = await newConversation();
+      const first = await readSse(
+        await generate({ conversation_id: conversation.id, action: "send", content: "Count me." }),
+      );
+      expect(done(first)?.message?.state).toBe("complete");
+      expect(await figures()).toEqual({ card: before.card + 1, month: before.month + 1 });
+      // An autopilot suggestion stores no message, so it counts nothing.
+      const suggested = await readSse(
+        await generate({ conversation_id: conversation.id, action: "autopilot" }),
+      );
+      expect(done(suggested)?.message).toBeNull();
+      expect(await figures()).toEqual({ card: before.card + 1, month: before.month + 1 });
     });
 
     it("a client that reconnects resumes after its last event without losing tokens", async () => {

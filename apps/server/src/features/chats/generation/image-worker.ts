@@ -12,9 +12,9 @@ import { acceptContext } from "./accept-queries.ts";
 import { buildImagePrompt } from "./image-prompt.ts";
 import { setMessageImage, storeChatImage } from "./image-queries.ts";
 import type { ImageServices } from "./images.ts";
-import { finishGeneration, heartbeat, releaseConversation, storeFinishedReply } from "./queries.ts";
+import { finishGeneration, releaseConversation, storeFinishedReply } from "./queries.ts";
 import { eventStream } from "./streams.ts";
-import { type WorkerDeps, watchForStop } from "./worker.ts";
+import { beatWhileRunning, type WorkerDeps, watchForStop } from "./worker.ts";
 
 /** Messages read for a new picture's scene. */
 const SCENE_MESSAGES = 6;
@@ -53,7 +53,7 @@ export async function runImageGeneration(
 ): Promise<void> {
   const { db, bus, images } = deps;
   const publish = (event: GenerationEvent) => bus.append(eventStream(gen.id), event);
-  const beat = setInterval(() => void heartbeat(db, gen.id).catch(() => {}), deps.heartbeatMs ?? 5000);
+  const stopBeating = beatWhileRunning(deps, gen.id);
   // Stop (from any process, through the bus) and a drain's deadline both cancel the picture.
   const stop = new AbortController();
   const watching = watchForStop(bus, gen.id, stop);
@@ -105,8 +105,8 @@ export async function runImageGeneration(
       conversationId: gen.conversationId,
       status: "done",
       reply: { messageId: target.id, content: target.content, state: "complete" },
+      characterId: character.id,
     });
-    if (stored) await deps.onReplyStored?.(character.id);
     if (!ended) return;
     await publish({
       type: "done",
@@ -119,7 +119,7 @@ export async function runImageGeneration(
   } catch (error) {
     await failImage(deps, gen, target, stop.signal.aborted && !interrupt?.aborted ? "stopped" : error);
   } finally {
-    clearInterval(beat);
+    stopBeating();
     stop.abort();
     await watching;
     await bus.expire(eventStream(gen.id), 3600).catch(() => {});

@@ -16,7 +16,7 @@ import type { EventBus } from "../../../ports/bus.ts";
 import { users } from "../../accounts/schema.ts";
 import { conversations, generations, messages } from "../schema.ts";
 import { recoverOrphans } from "./recovery.ts";
-import { StreamingTextWriter } from "./reply-writer.ts";
+import { StreamingTextWriter, textChange } from "./reply-writer.ts";
 import { eventStream } from "./streams.ts";
 
 /**
@@ -81,6 +81,42 @@ describe.each(drivers)("streaming replies' text on %s", (driver) => {
     await writer.flush();
     const stored = await contentOf(rows.map((r) => r.messageId));
     for (const r of rows) expect(stored.get(r.messageId)).toBe(expected.get(r.messageId) ?? "");
+  });
+
+  it("sends only the text after the last write, keeping characters beyond the BMP whole", async () => {
+    const writer = new StreamingTextWriter(db, 60_000);
+    const { messageId } = await reply();
+    const steps = [
+      "héllo 👋",
+      "héllo 👋 wörld 🌍",
+      // A token that ends inside a surrogate pair: the row holds a replacement until the rest comes.
+      "héllo 👋 wörld 🌍 a\uD83D",
+      "héllo 👋 wörld 🌍 a\uD83D\uDE00 done",
+    ];
+    for (const text of steps) {
+      writer.set(messageId, text);
+      await writer.flush();
+    }
+    expect((await contentOf([messageId])).get(messageId)).toBe("héllo 👋 wörld 🌍 a😀 done");
+    // A text that does not extend the stored one (a reply sampled again) is written whole.
+    writer.set(messageId, "again");
+    await writer.flush();
+    expect((await contentOf([messageId])).get(messageId)).toBe("again");
+  });
+
+  it("writes everything after the last good write once a failed batch is retried", async () => {
+    const writer = new StreamingTextWriter(db, 60_000);
+    const { messageId } = await reply();
+    writer.set(messageId, "one ");
+    await writer.flush();
+    const execute = db.execute.bind(db);
+    db.execute = (() => Promise.reject(new Error("connection lost"))) as unknown as typeof db.execute;
+    writer.set(messageId, "one two ");
+    await expect(writer.flush()).rejects.toThrow("connection lost");
+    db.execute = execute;
+    writer.set(messageId, "one two three");
+    await writer.flush();
+    expect((await contentOf([messageId])).get(messageId)).toBe("one two three");
   });
 
   it("never writes a batch over a reply's final text", async () => {
@@ -196,5 +232,17 @@ describe.each(drivers)("streaming replies' text on %s", (driver) => {
       expect((await stateOf(edited.messageId))?.content).toBe("Something else entirely");
       expect(await stateOf(messageId)).toMatchObject({ content: "Kept as stored", state: "interrupted" });
     });
+  });
+});
+
+describe("a streaming reply's text change", () => {
+  it("is the new text only when the text extends what the row holds, with lengths in characters", () => {
+    const first = textChange("m", "a😀b", undefined);
+    expect(first).toMatchObject({ keep: 0, tail: "a😀b", after: { text: "a😀b", chars: 3 } });
+    const next = textChange("m", "a😀bc🌍", first.after);
+    expect(next).toMatchObject({ keep: 3, tail: "c🌍", after: { text: "a😀bc🌍", chars: 5 } });
+    expect(textChange("m", "zz", next.after)).toMatchObject({ keep: 0, tail: "zz", after: { chars: 2 } });
+    // Ends inside a pair: known only up to before the high surrogate.
+    expect(textChange("m", "x\uD83D", undefined).after).toEqual({ text: "x", chars: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { messages } from "../schema.ts";
 
@@ -11,15 +11,24 @@ export const WRITE_EVERY_MS = 500;
 /** Rows per statement: keeps parameters (two per row) far below PostgreSQL's 65,535. */
 const ROWS_PER_STATEMENT = 500;
 
+/** What a reply's row is known to hold: the text of the last write that succeeded, and its length in characters. */
+interface Stored {
+  text: string;
+  chars: number;
+}
+
 /**
  * One per database per process: the latest text of each streaming reply, written in batches.
- * `forget` is called before a reply's final write, and waits out a batch in flight, so a batch
- * never lands after (and over) the final text; the statement also skips replies no longer
- * streaming, for the same reason.
+ * A batch sends each reply's new text only (what came after the last write that succeeded), so a
+ * long reply costs what a short one does; a failed write leaves the last known text in place and
+ * the next batch sends everything after it. `forget` is called before a reply's final write, and
+ * waits out a batch in flight, so a batch never lands after (and over) the final text; the
+ * statement also skips replies no longer streaming, for the same reason.
  */
 export class StreamingTextWriter {
   private pending = new Map<string, string>();
   private live = new Set<string>();
+  private stored = new Map<string, Stored>();
   private inflight: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   onError: (error: unknown) => void = () => {};
@@ -33,7 +42,9 @@ export class StreamingTextWriter {
   set(messageId: string, content: string): void {
     this.live.add(messageId);
     this.pending.set(messageId, content);
-    if (!this.timer) {
+    // Never two batches at once: a later one landing first would leave the row shorter than the
+    // text the writer believes it holds. A batch in flight arms the next one as it ends (tick).
+    if (!this.timer && !this.inflight) {
       this.timer = setTimeout(() => void this.tick(), this.everyMs);
       this.timer.unref();
     }
@@ -43,6 +54,7 @@ export class StreamingTextWriter {
   async forget(messageId: string): Promise<void> {
     this.live.delete(messageId);
     this.pending.delete(messageId);
+    this.stored.delete(messageId);
     await this.inflight?.catch(() => {});
   }
 
@@ -64,7 +76,7 @@ export class StreamingTextWriter {
 
   private write(): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
-    const batch = [...this.pending];
+    const batch = [...this.pending].map(([id, content]) => textChange(id, content, this.stored.get(id)));
     this.pending.clear();
     const run = (async () => {
       try {
@@ -72,10 +84,12 @@ export class StreamingTextWriter {
           await writeStreamingTexts(this.db, batch.slice(i, i + ROWS_PER_STATEMENT));
       } catch (error) {
         // Kept for the next batch unless newer text or the final write came since.
-        for (const [id, content] of batch)
-          if (this.live.has(id) && !this.pending.has(id)) this.pending.set(id, content);
+        for (const change of batch)
+          if (this.live.has(change.id) && !this.pending.has(change.id))
+            this.pending.set(change.id, change.content);
         throw error;
       }
+      for (const change of batch) if (this.live.has(change.id)) this.stored.set(change.id, change.after);
     })();
     this.inflight = run;
     return run.finally(() => {
@@ -84,23 +98,56 @@ export class StreamingTextWriter {
   }
 }
 
-/** Many streaming replies' text in one UPDATE; a reply that stopped streaming is left alone. */
-export async function writeStreamingTexts(db: Db, rows: [id: string, content: string][]): Promise<void> {
-  if (rows.length === 0) return;
-  if (rows.length === 1) {
-    const [id, content] = rows[0] as [string, string];
-    await db
-      .update(messages)
-      .set({ content })
-      .where(and(eq(messages.id, id), eq(messages.state, "streaming")));
-    return;
+/** One reply's write: keep the row's first `keep` characters and add `tail`, making it `content`. */
+export interface TextChange {
+  id: string;
+  keep: number;
+  tail: string;
+  content: string;
+  after: Stored;
+}
+
+/**
+ * What to send for a reply whose row holds `stored`: only the new text when `content` extends it,
+ * else all of it. Lengths are in characters (code points), as PostgreSQL's `left` counts them; a
+ * text that ends inside a surrogate pair counts as known only up to before it.
+ */
+export function textChange(id: string, content: string, stored: Stored | undefined): TextChange {
+  const extendsStored = stored !== undefined && content.startsWith(stored.text);
+  const from = extendsStored ? stored.text.length : 0;
+  const keep = extendsStored ? stored.chars : 0;
+  const tail = content.slice(from);
+  const last = content.charCodeAt(content.length - 1);
+  const whole = last >= 0xd800 && last <= 0xdbff ? content.length - 1 : content.length;
+  const known = content.slice(0, Math.max(whole, from));
+  return { id, keep, tail, content, after: { text: known, chars: keep + codePoints(known, from) } };
+}
+
+/** Code points in `text` from UTF-16 offset `from`. */
+function codePoints(text: string, from: number): number {
+  let n = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
   }
-  const values = sql.join(
-    rows.map(([id, content]) => sql`(${id}::text, ${content}::text)`),
-    sql`, `,
-  );
+  return n;
+}
+
+/**
+ * Many streaming replies' text in one UPDATE (three array parameters, whatever the count); each
+ * row keeps its known start and gets its new text. A reply that stopped streaming is left alone.
+ */
+export async function writeStreamingTexts(db: Db, changes: TextChange[]): Promise<void> {
+  if (changes.length === 0) return;
   await db.execute(
-    sql`update ${messages} set content = v.content from (values ${values}) as v(id, content) where ${messages.id} = v.id and ${messages.state} = 'streaming'`,
+    sql`update ${messages} set content = left(${messages.content}, v.keep) || v.tail
+      from unnest(${sql.param(changes.map((c) => c.id))}::text[], ${sql.param(changes.map((c) => c.keep))}::int[],
+        ${sql.param(changes.map((c) => c.tail))}::text[]) as v(id, keep, tail)
+      where ${messages.id} = v.id and ${messages.state} = 'streaming'`,
   );
 }
 

@@ -1,10 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { type GenerationRow, generations } from "../schema.ts";
 import type { Capacity } from "./scheduling.ts";
 
-/** Claims take turns across every process: counting free slots and taking them is one step. */
-const CLAIM_LOCK = sql`hashtext('hearth:generation-claim')`;
 /** Finished generations whose service time estimates the wait. */
 const MEASURED = 50;
 
@@ -12,7 +10,8 @@ const MEASURED = 50;
  * Takes up to `max` replies from the front of the line that may run now: each one's capacity has
  * a free slot (counted in this process for an embedded model, everywhere for a remote server) and
  * its member is under their own limit, counting the replies taken before it in the same batch.
- * One statement under the line's lock, so processes never over-fill a capacity between them.
+ * One round trip: the database function `hearth_claim_generations` (migration 0018) takes the
+ * line's lock and claims under it, so processes never over-fill a capacity between them.
  */
 export async function claimGenerations(
   db: Db,
@@ -24,55 +23,32 @@ export async function claimGenerations(
   const caps = JSON.stringify(
     Object.fromEntries(capacities.map((c) => [c.key, { limit: c.limit, local: c.perProcess }])),
   );
+  const batch = Math.trunc(max);
   // Only the front of the line can be taken now; ranking it all would grow with the line's length.
-  const front = sql.raw(String(Math.trunc(max) * 4 + 64));
-  const batch = sql.raw(String(Math.trunc(max)));
-  const rows = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
-    return tx
-      .update(generations)
-      .set({ status: "running", workerId, startedAt: sql`now()`, heartbeatAt: sql`now()` })
-      .where(
-        and(
-          eq(generations.status, "queued"),
-          sql`${generations.id} in (
-            with caps as (select ${caps}::jsonb as c),
-            running as (select user_id, capacity_key, worker_id from generations where status = 'running'),
-            by_user as (select user_id, count(*)::int as n from running group by user_id),
-            by_capacity as (
-              select capacity_key, count(*)::int as total,
-                (count(*) filter (where worker_id = ${workerId}))::int as mine
-              from running group by capacity_key),
-            head as (
-              select g.id, g.user_id, g.capacity_key, g.max_running, g.turn_at, g.created_at
-              from generations g cross join caps
-              where g.status = 'queued' and caps.c ? g.capacity_key
-              order by g.turn_at, g.created_at, g.id limit ${front}),
-            within_member as (
-              select h.*, coalesce(u.n, 0) + row_number() over (
-                partition by h.user_id order by h.turn_at, h.created_at, h.id) as nth_of_member
-              from head h left join by_user u on u.user_id = h.user_id),
-            within_capacity as (
-              select m.*, (case when (caps.c -> m.capacity_key ->> 'local')::boolean
-                  then coalesce(k.mine, 0) else coalesce(k.total, 0) end)
-                + row_number() over (
-                  partition by m.capacity_key order by m.turn_at, m.created_at, m.id) as nth_of_capacity,
-                (caps.c -> m.capacity_key ->> 'limit')::int as capacity_limit
-              from within_member m cross join caps
-              left join by_capacity k on k.capacity_key = m.capacity_key
-              where m.nth_of_member <= m.max_running)
-            select id from within_capacity where nth_of_capacity <= capacity_limit
-            order by turn_at, created_at, id limit ${batch})`,
-        ),
-      )
-      .returning();
-  });
-  return rows.sort(
-    (x, y) =>
-      x.turnAt.getTime() - y.turnAt.getTime() ||
-      x.createdAt.getTime() - y.createdAt.getTime() ||
-      x.id.localeCompare(y.id),
+  const front = batch * 4 + 64;
+  const { rows } = await db.execute<Record<string, unknown>>(
+    sql`select * from hearth_claim_generations(${workerId}, ${caps}::jsonb, ${front}::int, ${batch}::int)`,
   );
+  return rows
+    .map(generationFromRow)
+    .sort(
+      (x, y) =>
+        x.turnAt.getTime() - y.turnAt.getTime() ||
+        x.createdAt.getTime() - y.createdAt.getTime() ||
+        x.id.localeCompare(y.id),
+    );
+}
+
+const columns = Object.entries(getTableColumns(generations));
+
+/** A generations row as the driver returns it (snake_case), typed as drizzle would map it. */
+function generationFromRow(raw: Record<string, unknown>): GenerationRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of columns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as GenerationRow;
 }
 
 /** The first reply in line that may run now, or null (`claimGenerations` with a batch of one). */

@@ -5,7 +5,7 @@ import type { EventBus } from "../../../ports/bus.ts";
 import type { EmbeddingBackend } from "../../../ports/embeddings.ts";
 import type { LlmBackend, LlmEvent } from "../../../ports/llm.ts";
 import { LlmError } from "../../../ports/llm.ts";
-import { findViewer } from "../../accounts/index.ts";
+import { findViewer, viewerFromUser } from "../../accounts/index.ts";
 import type { InferenceService, RegistryEntry } from "../../inference/index.ts";
 import type { MemorySite } from "../../memories/index.ts";
 import { toMessage } from "../mappers.ts";
@@ -14,10 +14,11 @@ import { historyWithin, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
+import { heartbeatWriter } from "./heartbeats.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
 import {
   finishGeneration,
-  heartbeat,
+  type PromptRecord,
   recordPrompt,
   releaseConversation,
   storeFinishedReply,
@@ -39,7 +40,6 @@ export interface WorkerDeps {
     context: { generationId: string; conversationId?: string; cause: string },
     what: string,
   ) => void;
-  onReplyStored?: (characterId: string) => Promise<void>;
   /** After a reply is stored and the conversation released (automatic memory may be due). */
   onReplyDone?: (conversationId: string, permissions: readonly string[]) => Promise<void>;
   /** Memory vectors' embedding model, where they are on (app.ts decides). */
@@ -83,31 +83,31 @@ export async function runGeneration(
   const stop = new AbortController();
   const report = (what: string) => (error: unknown) =>
     deps.logFailure({ generationId, conversationId: gen.conversationId, cause: describeError(error) }, what);
-  const beat = setInterval(
-    () =>
-      void heartbeat(db, generationId).catch(
-        report("heartbeat failed (upkeep may close this reply as interrupted)"),
-      ),
-    deps.heartbeatMs ?? HEARTBEAT_MS,
-  );
+  const stopBeating = beatWhileRunning(deps, generationId);
   const watching = watchForStop(bus, generationId, stop);
   const onInterrupt = () => stop.abort();
   interrupt?.addEventListener("abort", onInterrupt, { once: true });
   // Tokens go to the bus at once; the text is stored in the process's batches (decision 015).
   const writer = streamingTextWriter(db);
-  writer.onError = report("could not store streaming replies (kept for the next batch)");
+  writer.onError = processWide(deps, "could not store streaming replies (kept for the next batch)");
   let text = "";
   let continued = "";
   let target: MessageRow | null = null;
+  /** What the prompt cut and held, once built; stored with the reply's end, however it ends. */
+  let promptRecord: PromptRecord | null = null;
+  const keepReport = async () => {
+    if (promptRecord)
+      await recordPrompt(db, generationId, promptRecord).catch(
+        report("could not record the prompt's report"),
+      );
+  };
   try {
-    // Reads that do not depend on each other go at once: every round trip here is first-token time.
-    // The same one-statement read as the accept (conversation, live character, persona, the
-    // member's model setting), beside the viewer's permissions.
-    const [context, viewer] = await Promise.all([
-      acceptContext(db, gen.conversationId),
-      findViewer(db, gen.userId),
-    ]);
+    // Every round trip here is first-token time. The same one-statement read as the accept (conversation, live character, persona, the
+    // member's model setting, and its owner, whose reply this is and whose permissions apply).
+    const context = await acceptContext(db, gen.conversationId);
     if (!context) throw new LlmError("This conversation no longer exists.", "bad_request");
+    const viewer =
+      context.owner.id === gen.userId ? viewerFromUser(context.owner) : await findViewer(db, gen.userId);
     const { conversation, character, persona } = context;
     if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
 
@@ -162,17 +162,20 @@ export async function runGeneration(
     );
     // Messages before the cut point that the prompt left out (older ones were never read).
     const before = conversation.messageCount - (recent.length - upTo);
-    // The report ("Why this reply?") is written while the model starts, not before it.
-    const recorded = recordPrompt(db, generationId, prompt.trims, {
-      persona_name: persona.name,
-      memories: gathered.memories.slice(0, prompt.memoriesKept),
-      lore: gathered.lore.map((e) => ({ id: e.id, name: e.name, position: e.position, reason: e.reason })),
-      history_messages: prompt.historyMessages,
-      history_left_out: Math.max(0, before - prompt.historyMessages),
-      prompt_tokens: prompt.promptTokens,
-      context_tokens: budget,
+    // The report ("Why this reply?") is stored with the reply's end, in the same statement.
+    promptRecord = {
       trims: prompt.trims,
-    }).catch(report("could not record the prompt's report"));
+      report: {
+        persona_name: persona.name,
+        memories: gathered.memories.slice(0, prompt.memoriesKept),
+        lore: gathered.lore.map((e) => ({ id: e.id, name: e.name, position: e.position, reason: e.reason })),
+        history_messages: prompt.historyMessages,
+        history_left_out: Math.max(0, before - prompt.historyMessages),
+        prompt_tokens: prompt.promptTokens,
+        context_tokens: budget,
+        trims: prompt.trims,
+      },
+    };
 
     const tokens = new TokenPublisher(publish);
     let finish: "complete" | "stopped" = "complete";
@@ -192,9 +195,9 @@ export async function runGeneration(
       }
     }
     await tokens.drain();
-    await recorded;
     // The model stopped because a drain's deadline came (a reply that had just ended is kept as it is).
     if (finish === "stopped" && interrupt?.aborted) {
+      await keepReport();
       await interruptReply(deps, gen, target, continued + text);
       return;
     }
@@ -206,8 +209,9 @@ export async function runGeneration(
       status: finish === "stopped" ? "stopped" : "done",
       reply: target ? { messageId: target.id, content: continued + text, state: finish } : null,
       contextStartMessageId: mode === "autopilot" ? undefined : prompt.contextStartMessageId,
+      characterId: conversation.characterId,
+      prompt: promptRecord,
     });
-    if (stored) await deps.onReplyStored?.(conversation.characterId);
     if (!ended) {
       // Upkeep took this worker for dead (its heartbeat was late) and closed the reply: its
       // clients already had their `done`; the full text is stored all the same.
@@ -228,11 +232,12 @@ export async function runGeneration(
         .catch(report("could not queue automatic memory"));
     }
   } catch (error) {
+    await keepReport();
     if (interrupt?.aborted) await interruptReply(deps, gen, target, continued + text);
     else await failGeneration(deps, gen, target, text, error);
   } finally {
     interrupt?.removeEventListener("abort", onInterrupt);
-    clearInterval(beat);
+    stopBeating();
     stop.abort();
     await watching;
     await bus
@@ -242,6 +247,26 @@ export async function runGeneration(
       .expire(controlStream(generationId), STREAM_TTL_S)
       .catch(report("could not set the control stream's expiry"));
   }
+}
+
+/** Joins the process's heartbeats (one statement per interval for all its replies); answers the stop. */
+export function beatWhileRunning(
+  deps: Pick<WorkerDeps, "db" | "heartbeatMs" | "logFailure">,
+  generationId: string,
+) {
+  const beats = heartbeatWriter(deps.db, deps.heartbeatMs ?? HEARTBEAT_MS);
+  beats.onError = processWide(
+    deps,
+    "heartbeats failed (upkeep may close this process's replies as interrupted)",
+  );
+  beats.start(generationId);
+  return () => beats.stop(generationId);
+}
+
+/** A failure of a batch this process writes for all its replies (no one generation's). */
+export function processWide(deps: Pick<WorkerDeps, "logFailure">, what: string) {
+  return (error: unknown) =>
+    deps.logFailure({ generationId: "(this process's replies)", cause: describeError(error) }, what);
 }
 
 /** A stop request may arrive at any process; it reaches the worker through the bus. */
