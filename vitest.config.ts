@@ -24,6 +24,9 @@ export default defineConfig({
           // two cores shared with the server tier once ran one 11 s test past 120 s.
           testTimeout: 240_000,
           hookTimeout: 180_000,
+          // expect.poll's own default is 1 s: a timing threshold that a loaded CI machine missed
+          // (a lorebook editor's list, a reply's first token). A poll ends as soon as it passes.
+          expect: { poll: { timeout: 30_000 } },
           pool: "forks",
           fileParallelism: false,
           // The server under test serves apps/web/dist: build it once before any browser test.

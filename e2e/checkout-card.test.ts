@@ -66,11 +66,13 @@ async function fillCheckout(page: Page, name: string, card: string) {
   await page.getByLabel("ZIP code").fill("94103");
   await page.getByLabel("State").selectOption("CA");
   await fillCard(page, card);
-  await page.getByRole("checkbox", { name: /I agree to the/ }).check();
+  // The summary's figures arrive once the address is complete and move the terms box down; a
+  // click while they land can miss it ("did not change its state" on a loaded CI machine).
   await page
     .getByRole("region", { name: "Order summary" })
     .getByText("From your address")
     .waitFor({ state: "detached" });
+  await page.getByRole("checkbox", { name: /I agree to the/ }).check();
 }
 
 describe("card checkout with 3-D Secure", () => {

@@ -56,9 +56,11 @@ describe("the line for the model", () => {
       const holder = await newPage(browser, server, { width });
       await signUp(holder.context, "Holder");
       await openChat(holder.page, character);
+      // Counted before sending: the request may reach the model server before the press returns.
+      const before = model.answering.length;
       await messageBox(holder.page).fill("I hold the only slot");
       await messageBox(holder.page).press("Enter");
-      await model.received(model.answering.length + 1);
+      await model.received(before + 1);
 
       const { context, page, pageErrors } = await newPage(browser, server, { width, colorScheme: "light" });
       await signUp(context, "Waiter");
