@@ -50,6 +50,16 @@ function activateBooks(
 }
 
 /**
+ * The books attached to the conversation, started before the history is read so the two round
+ * trips overlap (each is first-token time); a failure is left for the caller's await.
+ */
+export function attachedBooks(db: Db, conversationId: string): Promise<Lorebook[]> {
+  const books = attachedBooksForPrompt(db, conversationId);
+  books.catch(() => {});
+  return books;
+}
+
+/**
  * What the lorebooks (the character's and the conversation's attached ones) and the
  * conversation's memories add to this turn: lore entries the newest messages activate (only each
  * book's scan depth is read, so a long chat costs what a short one does), and memories recalled
@@ -61,6 +71,8 @@ export async function gatherPromptContext(
   input: {
     conversationId: string;
     character: Pick<CharacterRow, "characterBook">;
+    /** The conversation's attached books (`attachedBooks`), read beside the history. */
+    attached: Lorebook[];
     permissions: readonly string[];
     history: HistoryMessage[];
     /** Tokens the prompt may use (window less the reply's reserve). */
@@ -75,7 +87,7 @@ export async function gatherPromptContext(
   const characterBook = readLorebook(input.character.characterBook);
   const books = [
     ...(characterBook ? [characterBook] : []),
-    ...(await attachedBooksForPrompt(db, input.conversationId)),
+    ...input.attached,
   ];
   const activation = activateBooks(books, texts, {
     countTokens: input.countTokens,

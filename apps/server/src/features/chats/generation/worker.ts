@@ -15,7 +15,7 @@ import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { heartbeatWriter } from "./heartbeats.ts";
-import { gatherPromptContext } from "./prompt-context.ts";
+import { attachedBooks, gatherPromptContext } from "./prompt-context.ts";
 import {
   finishGeneration,
   type PromptRecord,
@@ -110,6 +110,8 @@ export async function runGeneration(
       context.owner.id === gen.userId ? viewerFromUser(context.owner) : await findViewer(db, gen.userId);
     const { conversation, character, persona } = context;
     if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
+    // Read while the backend is chosen and the history read.
+    const attached = attachedBooks(db, conversation.id);
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = deps.backendFor
@@ -140,6 +142,7 @@ export async function runGeneration(
     const gathered = await gatherPromptContext(db, deps.memorySite, {
       conversationId: conversation.id,
       character,
+      attached: await attached,
       permissions: viewer.permissions,
       history,
       promptTokens: budget - sampling.maxTokens,
