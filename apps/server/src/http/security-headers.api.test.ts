@@ -129,6 +129,21 @@ describe("the policy follows the configuration", () => {
     expect(without["frame-src"]).toEqual(["'self'"]);
   });
 
+  it("promises HTTPS (Strict-Transport-Security) only when the public address is https", async () => {
+    const storage = { filesDir: "/tmp", s3: null };
+    const hsts = async (publicUrl: string | null) => {
+      const app = Fastify();
+      installSecurityHeaders(app, { trustedOrigins: [], storage, publicUrl });
+      app.get("/", async () => "page");
+      const res = await app.inject({ method: "GET", url: "/" });
+      await app.close();
+      return res.headers["strict-transport-security"];
+    };
+    expect(await hsts("https://chat.example.com")).toBe("max-age=15552000");
+    expect(await hsts("http://localhost:3000")).toBeUndefined();
+    expect(await hsts(null)).toBeUndefined();
+  });
+
   it("lets only Hearth itself frame the 3-D Secure return page; every other page is framed by no one", async () => {
     const app = Fastify();
     installSecurityHeaders(app, { trustedOrigins: [], storage: { filesDir: "/tmp", s3: null } });

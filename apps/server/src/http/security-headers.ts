@@ -14,7 +14,15 @@ import type { Config } from "../config.ts";
  * - framed by no one, or only by the configured trusted origins (partner mode); the 3-D Secure
  *   return page is framed by Hearth's own checkout, so it allows 'self'.
  */
-type HeaderConfig = Pick<Config, "trustedOrigins" | "storage"> & Partial<Pick<Config, "billing" | "product">>;
+type HeaderConfig = Pick<Config, "trustedOrigins" | "storage"> &
+  Partial<Pick<Config, "billing" | "product" | "publicUrl">>;
+
+/**
+ * Browsers keep to HTTPS for this long once they have seen Hearth over it (180 days). Only when
+ * PUBLIC_URL is https: a site served over plain HTTP must not promise it. No includeSubDomains:
+ * other services on sibling names are the operator's, not Hearth's, to commit.
+ */
+const HSTS = "max-age=15552000";
 
 /** The page a 3-D Secure challenge returns to, inside the checkout's own frame. */
 export const FRAMED_BY_SELF = "/checkout/3ds-complete";
@@ -60,6 +68,7 @@ export function securityHeaders(
   return {
     "content-security-policy": contentSecurityPolicy(config, opts),
     "x-content-type-options": "nosniff",
+    ...(config.publicUrl?.startsWith("https:") ? { "strict-transport-security": HSTS } : {}),
     // Not no-referrer: under it browsers send `Origin: null` on same-origin POSTs, which the
     // origin check must refuse. This keeps full URLs (chat ids) on Hearth's own requests and
     // sends other sites the origin only (nothing at all on a downgrade to http).
