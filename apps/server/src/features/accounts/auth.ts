@@ -13,6 +13,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { Mailer } from "../../ports/mail.ts";
 import { withUsernameConflicts } from "./auth-adapter.ts";
+import { quietWhenIdle } from "./auth-storage.ts";
 import { claimFirstAdmin } from "./first-admin.ts";
 import { passwordProblem } from "./passwords.ts";
 import {
@@ -58,7 +59,7 @@ export function createAuth(config: Config, db: Db, mailer: Mailer | null = null)
     );
   }
 
-  const auth = betterAuth({
+  const created = betterAuth({
     appName: config.brand.name,
     secret: config.secret,
     basePath: "/api/auth",
@@ -151,6 +152,8 @@ export function createAuth(config: Config, db: Db, mailer: Mailer | null = null)
     plugins,
     telemetry: { enabled: false },
   });
+  // Its AsyncLocalStorage slows every promise while enabled: off between calls (auth-storage.ts).
+  const auth = quietWhenIdle(created);
   // Requests resolve their session in one query (session-lookup.ts), better-auth's way otherwise.
   registerSessionLookup(auth, db);
   return auth;
