@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TEST_REDIS_URL } from "../../test/databases.ts";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
 import type { JobQueue } from "../ports/queue.ts";
@@ -297,6 +297,41 @@ describe("RedisEventBus across processes", () => {
     } finally {
       watcher.disconnect();
       raw.disconnect();
+    }
+  });
+
+  it("sends one turn's appends to many streams in one script call, each in order, to readers here and there", async () => {
+    const { here, there, shared } = pair();
+    const streams = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    const readers = streams.map((s, i) => {
+      const bus = i % 2 === 0 ? here : there;
+      const c = new AbortController();
+      return collect<number>(bus.read(s, "0", c.signal), 3, c);
+    });
+    // Let every reader join its stream's reader set before the appends.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const monitor = await new Redis(TEST_REDIS_URL).monitor();
+    const calls: string[][] = [];
+    let lastRange = false;
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      if (/^eval/i.test(args[0] ?? "") && args.some((a) => a.startsWith(`${shared}:bus:t`))) calls.push(args);
+      if (/^xrange$/i.test(args[0] ?? "") && args[1] === `${shared}:bus:t29`) lastRange = true;
+    });
+    try {
+      // Three events to each of 30 streams, all in one turn of the event loop.
+      const ids = await Promise.all(streams.map((s) => Promise.all([1, 2, 3].map((n) => here.append(s, n)))));
+      for (const [a, b, c] of ids)
+        expect([compareIds(b as string, a as string), compareIds(c as string, b as string)]).toEqual([1, 1]);
+      for (const got of await Promise.all(readers)) expect(got.map((e) => e.data)).toEqual([1, 2, 3]);
+      for (const s of streams) expect((await there.range<number>(s)).map((e) => e.data)).toEqual([1, 2, 3]);
+      // The monitor shows commands in the order Redis ran them: once it shows the last range, it
+      // has shown every append before it.
+      await vi.waitFor(() => expect(lastRange).toBe(true));
+      expect(calls).toHaveLength(1);
+      // The number of keys, then a stream and its reader set per event.
+      expect(calls[0]?.[2]).toBe("180");
+    } finally {
+      monitor.disconnect();
     }
   });
 

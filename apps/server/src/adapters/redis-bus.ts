@@ -5,41 +5,58 @@ import type { BusEvent, EventBus } from "../ports/bus.ts";
 const MAX_EVENTS_PER_STREAM = 20_000;
 
 /**
- * Appends to the stream and announces the event in one round trip to every other process with a
- * reader of it (the stream's reader set, KEYS[2], less the appending process, ARGV[3]): the
- * stream's key, the id of the event before it (`0` for a stream's first), its own id, and the
- * event itself go to each such process's channel, so a reader whose last event is that previous
- * one takes it as it is, without reading the stream. The appending process's own readers take it
- * in memory, so nothing comes back to it.
+ * Appends events to their streams and announces each in the same round trip to every other
+ * process with a reader of it (the stream's reader set, less the appending process, ARGV[2]):
+ * the stream's key, the id of the event before it (`0` for a stream's first), its own id, and
+ * the event itself go to each such process's channel, so a reader whose last event is that
+ * previous one takes it as it is, without reading the stream. The appending process's own
+ * readers take it in memory, so nothing comes back to it.
+ *
+ * One call carries every append of an event-loop turn, for any number of streams (KEYS: stream,
+ * reader set, stream, reader set, ...; ARGV: max length, origin, channel prefix, then one event
+ * per stream pair), in order; it answers prev, id, prev, id, ... A thousand streams' tokens
+ * cost Redis and this process one script call per turn instead of one each.
  */
 const APPEND_SCRIPT = `
-local before = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local prev = '0'
-if before[1] then prev = before[1][1] end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'd', ARGV[1])
-local message = nil
-for _, process in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  if process ~= ARGV[3] then
-    message = message or (KEYS[1] .. ' ' .. prev .. ' ' .. id .. ' ' .. ARGV[1])
-    redis.call('PUBLISH', ARGV[4] .. process, message)
+local out = {}
+for i = 1, #KEYS, 2 do
+  local key = KEYS[i]
+  local data = ARGV[3 + (i + 1) / 2]
+  local before = redis.call('XREVRANGE', key, '+', '-', 'COUNT', 1)
+  local prev = '0'
+  if before[1] then prev = before[1][1] end
+  local id = redis.call('XADD', key, 'MAXLEN', '~', ARGV[1], '*', 'd', data)
+  local message = nil
+  for _, process in ipairs(redis.call('SMEMBERS', KEYS[i + 1])) do
+    if process ~= ARGV[2] then
+      message = message or (key .. ' ' .. prev .. ' ' .. id .. ' ' .. data)
+      redis.call('PUBLISH', ARGV[3] .. process, message)
+    end
   end
+  out[#out + 1] = prev
+  out[#out + 1] = id
 end
-return {prev, id}
+return out
 `;
+
+/** Appends in one script call at most: a script holds Redis for its whole run. */
+const MAX_APPENDS_PER_CALL = 256;
 
 /** A reader set outlives a process that died without leaving it this long at most. */
 const READERS_TTL_S = 24 * 60 * 60;
 
 type AppendingRedis = Redis & {
-  hearthAppend(
-    key: string,
-    readersKey: string,
-    data: string,
-    maxLength: number,
-    origin: string,
-    channelPrefix: string,
-  ): Promise<[string, string]>;
+  hearthAppend(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<string[]>;
 };
+
+/** An append waiting for its turn's script call. */
+interface PendingAppend {
+  key: string;
+  json: string;
+  data: unknown;
+  resolve: (id: string) => void;
+  reject: (error: unknown) => void;
+}
 
 /** One open `read`: the id of the last event it took, and what it took but has not yet yielded. */
 interface Reader {
@@ -70,6 +87,8 @@ export class RedisEventBus implements EventBus {
   private listening: Promise<unknown>;
   /** The readers of each stream here, and their registration in its reader set. */
   private readers = new Map<string, { set: Set<Reader>; registered: Promise<unknown> }>();
+  /** Appends of this event-loop turn, sent together once it ends (APPEND_SCRIPT). */
+  private pending: PendingAppend[] = [];
 
   constructor(
     url: string,
@@ -78,7 +97,8 @@ export class RedisEventBus implements EventBus {
     // Auto-pipelining sends the commands of one event-loop turn together: with a thousand
     // streams, their appends and reads share round trips instead of queueing one by one.
     this.commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true }) as AppendingRedis;
-    this.commands.defineCommand("hearthAppend", { numberOfKeys: 2, lua: APPEND_SCRIPT });
+    // The number of keys varies with the batch: given first at each call.
+    this.commands.defineCommand("hearthAppend", { lua: APPEND_SCRIPT });
     this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
     this.commands.on("error", () => {});
     this.subscriber.on("error", () => {});
@@ -91,19 +111,40 @@ export class RedisEventBus implements EventBus {
   private readersKey = (key: string) => `${key}:readers`;
   private channelPrefix = () => `${this.prefix}:bus-to:`;
 
-  async append<T>(stream: string, data: T): Promise<string> {
-    const key = this.key(stream);
-    const [prev, id] = await this.commands.hearthAppend(
-      key,
-      this.readersKey(key),
-      JSON.stringify(data),
-      MAX_EVENTS_PER_STREAM,
-      this.processId,
-      this.channelPrefix(),
-    );
-    if (!id) throw new Error("The event was not appended.");
-    for (const reader of this.readers.get(key)?.set ?? []) offer(reader, prev, id, () => data);
-    return id;
+  append<T>(stream: string, data: T): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.sendAppends());
+      this.pending.push({ key: this.key(stream), json: JSON.stringify(data), data, resolve, reject });
+    });
+  }
+
+  /** Sends the turn's appends (in order, MAX_APPENDS_PER_CALL a call) and hands each event to this process's readers. */
+  private sendAppends(): void {
+    const batch = this.pending;
+    this.pending = [];
+    for (let from = 0; from < batch.length; from += MAX_APPENDS_PER_CALL) {
+      const part = batch.slice(from, from + MAX_APPENDS_PER_CALL);
+      const keys: string[] = [];
+      for (const a of part) keys.push(a.key, this.readersKey(a.key));
+      const args = [MAX_EVENTS_PER_STREAM, this.processId, this.channelPrefix(), ...part.map((a) => a.json)];
+      this.commands.hearthAppend(keys.length, ...keys, ...args).then(
+        (answer) => {
+          part.forEach((a, i) => {
+            const prev = answer[2 * i];
+            const id = answer[2 * i + 1];
+            if (prev === undefined || !id) {
+              a.reject(new Error("The event was not appended."));
+              return;
+            }
+            for (const reader of this.readers.get(a.key)?.set ?? []) offer(reader, prev, id, () => a.data);
+            a.resolve(id);
+          });
+        },
+        (error: unknown) => {
+          for (const a of part) a.reject(error);
+        },
+      );
+    }
   }
 
   async range<T>(stream: string): Promise<BusEvent<T>[]> {
