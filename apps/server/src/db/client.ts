@@ -11,6 +11,7 @@ import pg from "pg";
 import type { GaugeReading } from "../http/metrics.ts";
 import { openDurablePglite } from "./durable-pglite.ts";
 import { EmbeddedMaintenance, type EmbeddedStats } from "./embedded-maintenance.ts";
+import { prepareRepeatedStatements } from "./pglite-statements.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -131,6 +132,8 @@ async function openPglite(
   const client =
     durable?.client ??
     (dir ? await PGlite.create(path.resolve(dir), { extensions }) : await PGlite.create({ extensions }));
+  // Repeated statements keep their parse and plan (pglite-statements.ts).
+  prepareRepeatedStatements(client);
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Db;
   // Only on disk: a database in memory (tests) lives too briefly to need it.
