@@ -7,10 +7,10 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import type { GaugeReading } from "../http/metrics.ts";
 import { openDurablePglite } from "./durable-pglite.ts";
 import { EmbeddedMaintenance, type EmbeddedStats } from "./embedded-maintenance.ts";
+import { NamingPool } from "./pg-statements.ts";
 import { prepareRepeatedStatements } from "./pglite-statements.ts";
 import * as schema from "./schema.ts";
 
@@ -92,7 +92,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Repeated statements are prepared per connection (pg-statements.ts).
+  const pool = new NamingPool({ connectionString: url, max: 10 });
   // A pool error (server restart) must not crash the process; queries report their own errors.
   pool.on("error", () => {});
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
