@@ -2,7 +2,7 @@
 // how long Hearth held each token of a stand-in model's stream.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { epochMs } from "./steady-openai-server.ts";
@@ -62,6 +62,24 @@ export async function startHearth(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * CPU seconds so far of the Redis server on this machine (the benchmark's Redis is local), or
+ * NaN when none is found: the bus's tokens cost Redis too, and on a shared machine its CPU is
+ * taken from the same cores.
+ */
+export function redisCpu(): number {
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      if (comm === "redis-server") return cpuSeconds(Number(pid));
+    }
+  } catch {
+    // No /proc: not Linux.
+  }
+  return Number.NaN;
 }
 
 /** utime + stime from /proc (Linux), in seconds. */
@@ -150,7 +168,11 @@ export async function stream(client: Client, signal: AbortSignal): Promise<Strea
       if (end) break;
     }
   } catch (error) {
-    end = String((error as Error).message ?? error);
+    // fetch's own message ("fetch failed") hides the cause: a reset, a refused connection, a timeout.
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    end = [String((error as Error).message ?? error), cause?.code ?? cause?.message]
+      .filter(Boolean)
+      .join(": ");
   }
   return {
     ok: end === "done",

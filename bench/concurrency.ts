@@ -22,6 +22,7 @@ import {
   type HearthProcess,
   newClient,
   percentile,
+  redisCpu,
   type StreamResult,
   standInEnv,
   startHearth,
@@ -122,6 +123,7 @@ for (const config of CONFIGS) {
 
   for (const n of levels) {
     const cpuBefore = procs.map((p) => p.cpu());
+    const redisBefore = config === "pglite" ? Number.NaN : redisCpu();
     const began = performance.now();
     const timeout = AbortSignal.timeout(LEVEL_TIMEOUT_MS);
     setMaxListeners(0, timeout);
@@ -130,11 +132,12 @@ for (const config of CONFIGS) {
       : await Promise.all(clients.slice(0, n).map((c) => stream(c, timeout)));
     const wall = (performance.now() - began) / 1000;
     const cpu = procs.map((p, i) => (p.cpu() - (cpuBefore[i] as number)) / wall);
+    const redis = (redisCpu() - redisBefore) / wall;
     const complete = results.filter((r) => r.ok && r.tokens === TOKENS).length;
     const firsts = results.map((r) => r.firstTokenMs - INTERVAL_MS).filter((v) => !Number.isNaN(v));
     const held = results.flatMap((r) => r.held);
     const errors = [...new Set(results.map((r) => r.error).filter(Boolean))].slice(0, 3).join(", ");
-    const line = `| ${label(config)} | ${n} | ${complete}/${results.length} | ${f(median(firsts))} / ${f(percentile(firsts, 0.99))} | ${f(median(held))} / ${f(percentile(held, 0.99))} | ${cpu.map((c) => `${Math.round(c * 100)}%`).join(", ")} | ${wall.toFixed(1)} s |`;
+    const line = `| ${label(config)} | ${n} | ${complete}/${results.length} | ${f(median(firsts))} / ${f(percentile(firsts, 0.99))} | ${f(median(held))} / ${f(percentile(held, 0.99))} | ${cpu.map((c) => `${Math.round(c * 100)}%`).join(", ")} | ${Number.isNaN(redis) ? "–" : `${Math.round(redis * 100)}%`} | ${wall.toFixed(1)} s |`;
     rows.push({
       config,
       n,
@@ -210,8 +213,8 @@ if (process.env.HEARTH_BENCH_WRITE !== "0" && STEADY) {
 
 Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. The same processes, stand-in and clients as "Concurrent streams" above, but N streams held open for ${SECONDS} s: each guest starts at a random moment within one reply's length (${TOKENS} tokens, one every ${INTERVAL_MS} ms: ${(TOKENS * INTERVAL_MS) / 1000} s) and sends again the moment its reply ends, so about N ÷ ${(TOKENS * INTERVAL_MS) / 1000} messages arrive every second, spread evenly, and N replies are always streaming. Replies sent during the first reply's length (the ramp) are not counted. This is the load issue 15 item 4 names ("N simultaneous streaming replies"); the burst table above is the harder case of N messages in the same instant. Rerun: \`HEARTH_BENCH_MODE=steady npx tsx bench/concurrency.ts\`.
 
-| configuration | streams | replies complete / counted | first token, added (median / p99) | per token, added (median / p99) | Hearth CPU per process | wall |
-|---|---|---|---|---|---|---|
+| configuration | streams | replies complete / counted | first token, added (median / p99) | per token, added (median / p99) | Hearth CPU per process | Redis CPU | wall |
+|---|---|---|---|---|---|---|---|
 ${rows.map((r) => r.line).join("\n")}
 
 Issue 15's targets, from this run:
@@ -228,11 +231,11 @@ Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. Hearth runs a
 
 - **first token, added**: the first token's arrival at the client minus the request's start, minus the stand-in's own ${INTERVAL_MS} ms before its first token; it holds everything Hearth does before the model answers (accept: store both turns, claim, \`started\`; the worker's claim, prompt, the request to the model) plus the trip back.
 - **per token, added**: for every token, its arrival at the client minus the moment the stand-in sent it (median and 99th percentile over all tokens of all streams).
-- **Hearth CPU**: each Hearth process's CPU time over the level's wall time (100% = one core).
+- **Hearth CPU**: each Hearth process's CPU time over the level's wall time (100% = one core); **Redis CPU** the same for the local Redis server (the bus's appends and reads, and the queue).
 - On this 2-core machine the client (parsing every stream), the stand-in model and every Hearth process share the same two cores, so the figures at high N measure the machine as much as Hearth; the tokens per second in flight are 50 × N (100,000/s at 2,000 streams).
 
-| configuration | streams | complete | first token, added (median / p99) | per token, added (median / p99) | Hearth CPU per process | wall |
-|---|---|---|---|---|---|---|
+| configuration | streams | complete | first token, added (median / p99) | per token, added (median / p99) | Hearth CPU per process | Redis CPU | wall |
+|---|---|---|---|---|---|---|---|
 ${rows.map((r) => r.line).join("\n")}
 
 Issue 15's targets, from this run:
