@@ -93,7 +93,7 @@ describe("named statements on PostgreSQL", () => {
     expect(pool.isNamed(select.text)).toBe(true);
     await pool.query("alter table naming_items add column extra text default 'yes'");
     for (let i = 0; i < 4; i++) {
-      const got = await pool.query<{ extra: string }>(select, [1]);
+      const got: { rows: { extra: string }[] } = await pool.query(select, [1]);
       expect(got.rows[0]?.extra).toBe("yes");
     }
     // PostgreSQL refused the named statement's old plan: the text goes unnamed from then on.

@@ -85,10 +85,7 @@ export async function gatherPromptContext(
 ): Promise<GatheredContext> {
   const texts = input.history.map((m) => m.content);
   const characterBook = readLorebook(input.character.characterBook);
-  const books = [
-    ...(characterBook ? [characterBook] : []),
-    ...input.attached,
-  ];
+  const books = [...(characterBook ? [characterBook] : []), ...input.attached];
   const activation = activateBooks(books, texts, {
     countTokens: input.countTokens,
     maxTokens: Math.floor(input.promptTokens * LORE_SHARE),
