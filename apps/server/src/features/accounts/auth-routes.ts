@@ -72,15 +72,42 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
   });
 }
 
-function toBetterAuth(auth: Auth, req: FastifyRequest, url: URL): Promise<Response> {
+async function toBetterAuth(auth: Auth, req: FastifyRequest, url: URL): Promise<Response> {
   const hasBody = req.method !== "GET" && typeof req.body === "string" && req.body.length > 0;
+  let headers = toHeaders(req.headers);
+  if (req.method === "POST" && /^\/api\/auth\/sign-(in|up)\//.test(url.pathname)) {
+    headers = await withoutDeadSession(auth, headers);
+  }
   return auth.handler(
     new Request(url, {
       method: req.method,
-      headers: toHeaders(req.headers),
+      headers,
       body: hasBody ? (req.body as string) : undefined,
     }),
   );
+}
+
+/**
+ * A sign-in or sign-up that still carries the cookie of a session that no longer opens (signed
+ * out, revoked, expired): after signing in, better-auth's guest plugin looks that session up,
+ * finds none and clears the session cookie, replacing the new session's, so the member was told
+ * they were signed in and was not. Such a cookie is left out of what better-auth is sent; a live
+ * one (a guest signing up) goes through as it is.
+ */
+async function withoutDeadSession(auth: Auth, headers: Headers): Promise<Headers> {
+  const cookie = headers.get("cookie");
+  if (!cookie) return headers;
+  const { authCookies } = await auth.$context;
+  const session = authCookies.sessionToken.name;
+  const pairs = cookie.split(";").map((pair) => pair.trim());
+  if (!pairs.some((pair) => pair.startsWith(`${session}=`))) return headers;
+  if (await auth.api.getSession({ headers }).catch(() => null)) return headers;
+  const names = [session, authCookies.sessionData.name, authCookies.dontRememberToken.name];
+  const kept = pairs.filter((pair) => pair && !names.some((name) => pair.startsWith(`${name}=`)));
+  const out = new Headers(headers);
+  if (kept.length > 0) out.set("cookie", kept.join("; "));
+  else out.delete("cookie");
+  return out;
 }
 
 /**

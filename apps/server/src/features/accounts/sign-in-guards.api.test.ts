@@ -120,6 +120,34 @@ describe.each(drivers)("sign-in guards on %s", (driver) => {
     expect((await signIn(user.email, "reset to something long", newAddress())).statusCode).toBe(200);
   });
 
+  it("signs in from a browser still holding a session that ended (signed out, revoked): the new session's cookie is set", async () => {
+    const user = await h.signUp();
+    const stale = user.cookie;
+    const out = await post("/api/auth/sign-out", {}, { cookie: stale });
+    expect(out.statusCode).toBe(200);
+    expect((await me(stale)).statusCode).toBe(401);
+    // The browser still sends the ended session's cookie (a sign-out in another tab, a revoked
+    // session): the sign-in must still leave it signed in.
+    const again = await post(
+      "/api/auth/sign-in/email",
+      { email: user.email, password: PASSWORD },
+      { cookie: `${stale}; theme=dark`, from: newAddress() },
+    );
+    expect(again.statusCode).toBe(200);
+    const fresh = cookieOf(again);
+    expect(fresh).toMatch(/session_token=[^;\s]+/);
+    expect((await me(fresh)).json<{ id: string }>().id).toBe(user.id);
+    // A guest's live session still reaches better-auth with the sign-up (nothing to drop).
+    const guest = await h.signInAsGuest();
+    const upgraded = await post(
+      "/api/auth/sign-up/email",
+      { email: `g-${randomBytes(4).toString("hex")}@example.com`, password: PASSWORD, name: "Was Guest" },
+      { cookie: guest.cookie, from: newAddress() },
+    );
+    expect(upgraded.statusCode).toBe(200);
+    expect((await me(cookieOf(upgraded))).json<{ name: string }>().name).toBe("Was Guest");
+  });
+
   it("locks an account after 5 wrong passwords, with a back-off that doubles; a success clears it", async () => {
     const user = await h.signUp();
     const from = newAddress();
