@@ -64,6 +64,25 @@ describe.each(drivers)("streaming replies' text on %s", (driver) => {
       ).map((r) => [r.id, r.content]),
     );
 
+  it("writes a large batch in statements of 50 rows, the event loop turning between them", async () => {
+    const writer = new StreamingTextWriter(db, 60_000);
+    const rows = await Promise.all(Array.from({ length: 120 }, () => reply()));
+    for (const [i, r] of rows.entries()) writer.set(r.messageId, `reply ${i} ü`);
+    // The embedded database runs each statement on this thread: a callback queued now runs only
+    // if the loop turns before the whole batch is written.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    let turnedBeforeEnd = false;
+    await writer.flush().then(() => {
+      turnedBeforeEnd = turned;
+    });
+    const stored = await contentOf(rows.map((r) => r.messageId));
+    for (const [i, r] of rows.entries()) expect(stored.get(r.messageId)).toBe(`reply ${i} ü`);
+    expect(turnedBeforeEnd).toBe(true);
+  });
+
   it("stores every reply's latest text in batches, with quotes, newlines and non-ASCII intact", async () => {
     const writer = new StreamingTextWriter(db, 20);
     const rows = await Promise.all(Array.from({ length: 30 }, () => reply()));

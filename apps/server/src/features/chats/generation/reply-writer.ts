@@ -8,8 +8,12 @@ import { messages } from "../schema.ts";
  * often, so its work grows with the interval's count, not with tokens or streams.
  */
 export const WRITE_EVERY_MS = 500;
-/** Rows per statement: keeps parameters (two per row) far below PostgreSQL's 65,535. */
-const ROWS_PER_STATEMENT = 500;
+/**
+ * Rows per statement. The embedded database runs a statement on the event loop's own thread: at
+ * 200 streams one statement for all of them held every reply's tokens for 20-38 ms each interval
+ * (docs/PERFORMANCE.md); a batch of this many rows takes a few, and the loop turns between them.
+ */
+const ROWS_PER_STATEMENT = 50;
 
 /** What a reply's row is known to hold: the text of the last write that succeeded, and its length in characters. */
 interface Stored {
@@ -80,8 +84,11 @@ export class StreamingTextWriter {
     this.pending.clear();
     const run = (async () => {
       try {
-        for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT)
+        for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT) {
+          // Tokens that arrived meanwhile go out before the next statement.
+          if (i > 0) await new Promise((resolve) => setImmediate(resolve));
           await writeStreamingTexts(this.db, batch.slice(i, i + ROWS_PER_STATEMENT));
+        }
       } catch (error) {
         // Kept for the next batch unless newer text or the final write came since.
         for (const change of batch)
