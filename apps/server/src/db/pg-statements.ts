@@ -1,4 +1,5 @@
 import pg from "pg";
+import { RepeatedTexts } from "./repeated-texts.ts";
 
 /**
  * Named prepared statements for PostgreSQL (issue 15 item 4), the counterpart of
@@ -21,7 +22,7 @@ interface QueryConfig {
 }
 
 export class NamingPool extends pg.Pool {
-  private seen = new Map<string, number>();
+  private seen = new RepeatedTexts(PREPARE_AFTER, 10 * MAX_NAMED);
   private names = new Map<string, string>();
   private unnamed = new Set<string>();
   private counter = 0;
@@ -54,14 +55,7 @@ export class NamingPool extends pg.Pool {
     if (typeof text !== "string" || config.name || this.unnamed.has(text)) return null;
     let name = this.names.get(text);
     if (!name) {
-      if (this.names.size >= MAX_NAMED) return null;
-      const count = (this.seen.get(text) ?? 0) + 1;
-      if (count < PREPARE_AFTER) {
-        if (this.seen.size > 10 * MAX_NAMED) this.seen.clear();
-        this.seen.set(text, count);
-        return null;
-      }
-      this.seen.delete(text);
+      if (this.names.size >= MAX_NAMED || !this.seen.repeated(text)) return null;
       name = `hearth_n${++this.counter}`;
       this.names.set(text, name);
     }

@@ -1,4 +1,5 @@
 import { type PGlite, parse, protocol, type QueryOptions, type Results } from "@electric-sql/pglite";
+import { RepeatedTexts } from "./repeated-texts.ts";
 
 /**
  * Named prepared statements for PGlite (issue 15 item 4). PGlite's `query` sends every statement
@@ -33,7 +34,7 @@ export interface PreparedStatements {
 
 export function prepareRepeatedStatements(pg: PGlite): PreparedStatements {
   const original: Query = pg.query.bind(pg);
-  const seen = new Map<string, number>();
+  const seen = new RepeatedTexts(PREPARE_AFTER, 10 * MAX_STATEMENTS);
   const prepared = new Map<string, Prepared>();
   /** Names to close before the next statement (evicted, or invalidated by a schema change). */
   let closing: string[] = [];
@@ -102,16 +103,8 @@ export function prepareRepeatedStatements(pg: PGlite): PreparedStatements {
   pg.query = async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
     // Files in or out (COPY) and explicit parameter types go PGlite's own way.
     if (options?.blob || options?.paramTypes) return original<T>(text, params, options);
-    if (!prepared.has(text)) {
-      const count = (seen.get(text) ?? 0) + 1;
-      if (count < PREPARE_AFTER) {
-        // Counted only while rare: a text once prepared is not counted again.
-        if (seen.size > 10 * MAX_STATEMENTS) seen.clear();
-        seen.set(text, count);
-        return original<T>(text, params, options);
-      }
-      seen.delete(text);
-    }
+    // Counted only while rare: a text once prepared is not counted again.
+    if (!prepared.has(text) && !seen.repeated(text)) return original<T>(text, params, options);
     await pg._checkReady();
     try {
       return await pg._runExclusiveTransaction(() =>
