@@ -13,6 +13,10 @@ import { median } from "./report.ts";
 import { startSteadyServer } from "./steady-openai-server.ts";
 
 const DRIVER = process.env.HEARTH_BENCH_DRIVER ?? "postgres";
+// HEARTH_BENCH_TO_END=1 (with HEARTH_BENCH_ROLE=all): each reply is read to its end before the
+// next send, so the next request goes on the same connection, as a browser's does; by default the
+// stream is dropped at `started` and every send opens a new connection.
+const TO_END = process.env.HEARTH_BENCH_TO_END === "1";
 const SENDS = Number(process.env.HEARTH_BENCH_SENDS ?? 400);
 // HEARTH_BENCH_ROOT: another checkout whose server to measure (before/after comparisons).
 const root = path.resolve(process.env.HEARTH_BENCH_ROOT ?? path.join(import.meta.dirname, ".."));
@@ -34,7 +38,12 @@ if (DRIVER === "postgres") {
 }
 // HEARTH_BENCH_PROFILE=0: no profiler, for the figures alone (sampling costs some CPU itself).
 const profiling = process.env.HEARTH_BENCH_PROFILE !== "0";
-const hearth = await startHearth(root, env, profiling ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []);
+// HEARTH_BENCH_NODE_ARGS: more node options for the server (a preload that traces, say).
+const extraArgs = (process.env.HEARTH_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const hearth = await startHearth(root, env, [
+  ...(profiling ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []),
+  ...extraArgs,
+]);
 const list = (await (await fetch(`${hearth.base}/api/characters`)).json()) as {
   characters?: { id: string }[];
   items?: { id: string }[];
@@ -63,10 +72,15 @@ async function send(client: Client): Promise<number> {
   if (!res.body) throw new Error(`status ${res.status}`);
   const decoder = new TextDecoder();
   let buffer = "";
+  let startedAt = 0;
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true });
-      if (buffer.includes('"type":"started"')) return performance.now() - t0;
+      if (startedAt === 0 && buffer.includes('"type":"started"')) {
+        startedAt = performance.now() - t0;
+        if (!TO_END) return startedAt;
+      }
+      if (TO_END && buffer.includes('"type":"done"')) return startedAt;
       if (buffer.includes('"type":"error"') || buffer.includes('"code"'))
         throw new Error(buffer.slice(0, 300));
     }

@@ -23,16 +23,14 @@ export async function startHearth(
   root: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  /** What to run instead of `hearth start` (bench/relay-floor.ts, the floor). */
+  command: string[] = [path.join(root, "apps/server/bin/hearth.mjs"), "start"],
 ): Promise<HearthProcess> {
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, path.join(root, "apps/server/bin/hearth.mjs"), "start"],
-    {
-      cwd: root,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEARTH_LOG_LEVEL: "info", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, [...nodeArgs, ...command], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEARTH_LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   const base = await new Promise<string>((resolve, reject) => {
     const look = (chunk: Buffer) => {
@@ -83,7 +81,7 @@ export function redisCpu(): number {
 }
 
 /** utime + stime from /proc (Linux), in seconds. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

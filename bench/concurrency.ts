@@ -82,7 +82,7 @@ const rows: Row[] = [];
 const prefix = `hearth-bench-${randomBytes(4).toString("hex")}`;
 
 for (const config of CONFIGS) {
-  const processes = config === "pglite" ? 1 : Number(config.slice(2)) || 1;
+  const processes = config === "pglite" || config === "floor" ? 1 : Number(config.slice(2)) || 1;
   const levels = config === "pglite" ? LEVELS.pglite : LEVELS.pg;
   const dirs: string[] = [];
   let pgDb: TestDatabase | null = null;
@@ -91,6 +91,12 @@ for (const config of CONFIGS) {
     const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-bench-data-"));
     dirs.push(dataDir);
     const env: Record<string, string> = { ...common, HEARTH_DATA_DIR: dataDir };
+    if (config === "floor") {
+      // No Hearth: the least any server does to relay the stand-in's tokens (bench/relay-floor.ts).
+      const relay = ["--import", "tsx", path.join(import.meta.dirname, "relay-floor.ts")];
+      procs.push(await startHearth(ROOT, { MODEL_URL: steady.url }, [], relay));
+      return;
+    }
     if (config !== "pglite") {
       // A fresh database per configuration: a timed-out level leaves replies in line that would
       // otherwise go before the next configuration's.
@@ -123,7 +129,7 @@ for (const config of CONFIGS) {
 
   for (const n of levels) {
     const cpuBefore = procs.map((p) => p.cpu());
-    const redisBefore = config === "pglite" ? Number.NaN : redisCpu();
+    const redisBefore = config === "pglite" || config === "floor" ? Number.NaN : redisCpu();
     const began = performance.now();
     const timeout = AbortSignal.timeout(LEVEL_TIMEOUT_MS);
     setMaxListeners(0, timeout);
@@ -188,6 +194,7 @@ function f(v: number): string {
   return Number.isNaN(v) ? "–" : `${v.toFixed(1)} ms`;
 }
 function label(config: string): string {
+  if (config === "floor") return "Bare relay, no Hearth (the floor)";
   return config === "pglite"
     ? "PGlite, 1 process"
     : `PostgreSQL + Redis, ${config.slice(2)} process${config === "pg1" ? "" : "es"}`;

@@ -77,7 +77,7 @@ import { addGauges, installMetrics } from "./http/metrics.ts";
 import { installOriginCheck } from "./http/origin-check.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { serveWeb } from "./http/web.ts";
-import { loggerOptions } from "./logger.ts";
+import { loggerOptions, RequestLogLines } from "./logger.ts";
 import type { EventBus } from "./ports/bus.ts";
 import type { EmbeddingBackend } from "./ports/embeddings.ts";
 import type { JobQueue } from "./ports/queue.ts";
@@ -174,6 +174,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
+    logController: new RequestLogLines(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Generation streams stay open; do not let keep-alive defaults cut them.

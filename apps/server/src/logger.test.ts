@@ -1,7 +1,9 @@
 import { Writable } from "node:stream";
+import Fastify from "fastify";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { loggerOptions } from "./logger.ts";
+import { openSse } from "./http/sse.ts";
+import { loggerOptions, RequestLogLines } from "./logger.ts";
 
 describe("the log redaction", () => {
   it("censors cookies, keys, payment tokens and webhook signatures wherever they appear", () => {
@@ -32,5 +34,73 @@ describe("the log redaction", () => {
       expect(line).not.toContain(secret);
     }
     expect(line).toContain("[redacted]");
+  });
+});
+
+describe("the request log", () => {
+  /** A server with Hearth's logger options and log controller, its lines collected. */
+  async function serverWithLog() {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const options = loggerOptions("info") as object;
+    const app = Fastify({ logger: { ...options, stream: sink }, logController: new RequestLogLines() });
+    app.get("/plain", async () => ({ ok: true }));
+    app.get("/broken", async () => {
+      throw new Error("broken on purpose");
+    });
+    app.get("/stream", (_req, reply) => {
+      const out = openSse<{ n: number }>(reply, { flushHeaders: true });
+      out.send({ n: 1 });
+      setTimeout(() => out.end(), 10);
+    });
+    app.get("/endless", (_req, reply) => {
+      const out = openSse<{ n: number }>(reply, { flushHeaders: true });
+      out.send({ n: 1 });
+    });
+    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    // The request lines (an error's own line, from the error handler, is another matter).
+    const requestLines = () =>
+      lines.filter((l) => /^request /.test(String(l.msg)) || l.msg === "incoming request");
+    return { app, url, requestLines };
+  }
+
+  it("writes one line per request, when it ends, with its method, address, status and time", async () => {
+    const { app, url, requestLines } = await serverWithLog();
+    try {
+      await (await fetch(`${url}/plain`)).text();
+      await (await fetch(`${url}/broken`)).text();
+      await (await fetch(`${url}/stream`)).text();
+      const left = new AbortController();
+      const endless = await fetch(`${url}/endless`, { signal: left.signal });
+      const reader = endless.body?.getReader();
+      await reader?.read();
+      left.abort();
+      await expect.poll(() => requestLines().length).toBe(4);
+      const byUrl = Object.fromEntries(
+        requestLines().map((l) => [(l.req as { url: string }).url, l]),
+      ) as Record<
+        string,
+        { msg: string; req: { method: string }; res: { statusCode: number }; responseTime: number }
+      >;
+      expect(Object.keys(byUrl).sort()).toEqual(["/broken", "/endless", "/plain", "/stream"]);
+      expect(byUrl["/plain"]).toMatchObject({
+        msg: "request completed",
+        req: { method: "GET" },
+        res: { statusCode: 200 },
+      });
+      expect(byUrl["/broken"]).toMatchObject({ res: { statusCode: 500 } });
+      expect(byUrl["/stream"]).toMatchObject({ msg: "request completed", res: { statusCode: 200 } });
+      expect(byUrl["/endless"]).toMatchObject({ msg: "request closed by the client" });
+      for (const line of requestLines()) expect(line.responseTime).toBeGreaterThanOrEqual(0);
+      // No line at a request's start: fastify's own "incoming request" is gone.
+      expect(requestLines().some((l) => l.msg === "incoming request")).toBe(false);
+    } finally {
+      await app.close();
+    }
   });
 });

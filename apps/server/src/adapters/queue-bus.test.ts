@@ -335,6 +335,31 @@ describe("RedisEventBus across processes", () => {
     }
   });
 
+  it("sends a reader's first read of the stream with its registration, without waiting for the answer", async () => {
+    const { here, there } = pair();
+    await there.append("one-trip", "a");
+    // Each command as the bus sends it, with how many of its commands had been answered by then.
+    const commands = (here as unknown as { commands: Redis }).commands;
+    const send = commands.sendCommand.bind(commands);
+    const sent: string[] = [];
+    let answered = 0;
+    commands.sendCommand = ((command: { name: string; promise: Promise<unknown> }, ...rest: never[]) => {
+      sent.push(`${command.name} after ${answered} answers`);
+      command.promise.then(
+        () => answered++,
+        () => answered++,
+      );
+      return send(command as never, ...rest);
+    }) as typeof commands.sendCommand;
+    const c = new AbortController();
+    const reading = collect<string>(here.read("one-trip", "0", c.signal), 2, c);
+    await vi.waitFor(() => expect(sent).toHaveLength(3));
+    // Joining the reader set and reading what it holds leave together: one round trip, not two.
+    expect(sent).toEqual(["sadd after 0 answers", "expire after 0 answers", "xrange after 0 answers"]);
+    await there.append("one-trip", "b");
+    expect((await reading).map((e) => e.data)).toEqual(["a", "b"]);
+  });
+
   it("orders stream ids by time, then sequence", () => {
     expect(compareIds("5-1", "5-0")).toBe(1);
     expect(compareIds("4-9", "5-0")).toBe(-1);

@@ -154,9 +154,7 @@ export class RedisEventBus implements EventBus {
 
   async *read<T>(stream: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>> {
     const key = this.key(stream);
-    // The first pass reads the stream: what was kept before this reader, or appended before its
-    // process joined the stream's reader set.
-    const reader: Reader = { last: afterId, queue: [], gap: true, wake: null };
+    const reader: Reader = { last: afterId, queue: [], gap: false, wake: null };
     let channel = this.readers.get(key);
     if (!channel) {
       channel = { set: new Set(), registered: this.register(key) };
@@ -167,7 +165,16 @@ export class RedisEventBus implements EventBus {
     const wakeOnAbort = () => reader.wake?.();
     signal.addEventListener("abort", wakeOnAbort, { once: true });
     try {
+      // The first fill goes out behind the registration, in the same round trip (the commands of
+      // one turn share a pipeline, in order): it reads what was appended before the process
+      // joined the reader set, and what is appended after reaches it on the channel (an event
+      // in both is taken once). register() awaits `listening` before this does, so its commands
+      // are queued first.
+      await this.listening;
+      const firstFill = this.fill(key, reader);
+      firstFill.catch(() => {}); // awaited below, after the registration (which may fail first)
       await channel.registered;
+      await firstFill;
       while (!signal.aborted) {
         if (reader.queue.length > 0) {
           const taken = reader.queue;

@@ -19,7 +19,15 @@ export function openSse<E>(reply: FastifyReply, opts: { flushHeaders?: boolean }
   });
   if (opts.flushHeaders) raw.flushHeaders();
   const closed = new AbortController();
-  raw.on("close", () => closed.abort());
+  raw.on("close", () => {
+    closed.abort();
+    // A finished response had its line (logger.ts); one the client left did not.
+    if (!raw.writableFinished)
+      reply.log.info(
+        { req: reply.request, res: reply, responseTime: reply.elapsedTime },
+        "request closed by the client",
+      );
+  });
   const keepAlive = setInterval(() => raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
   // Events sent in one turn of the event loop leave in one write (one chunk, one syscall): a
   // process behind under load has several tokens of a reply ready at once, and a write per token
