@@ -9,7 +9,7 @@ import { imageCapacity, isImageGeneration } from "./generation/images.ts";
 import { memberBackendChooser } from "./generation/member-model.ts";
 import { recoverOrphans, startUpkeep } from "./generation/recovery.ts";
 import { generationRoutes } from "./generation/routes.ts";
-import { LineDispatcher, startLineWatch, workerConcurrency } from "./generation/scheduler.ts";
+import { LineDispatcher, startLineWatch, takeWakeUp, workerConcurrency } from "./generation/scheduler.ts";
 import { repliesWaitingLongerThan } from "./generation/scheduler-queries.ts";
 import { capacitiesOf, MEMBER_KEY_CAPACITY, WORKER_ID } from "./generation/scheduling.ts";
 import { GENERATE_JOB, type GenerationDeps } from "./generation/service.ts";
@@ -80,14 +80,7 @@ export async function installChat(
   });
   // A few wake-ups at once share one claim pass; while this process is full they wait, so other
   // processes take the rest.
-  // A wake-up taken as this process began to drain goes back for another process to take.
-  queue.process(
-    GENERATE_JOB,
-    async () => {
-      if (!(await line.wake())) await queue.enqueue(GENERATE_JOB, { wake: true });
-    },
-    { concurrency: 4 },
-  );
+  queue.process(GENERATE_JOB, takeWakeUp(line, queue, GENERATE_JOB), { concurrency: 4 });
   const stopLineWatch = startLineWatch(db, queue, GENERATE_JOB, (err) =>
     app.log.error({ err }, "could not look for replies left in line"),
   );

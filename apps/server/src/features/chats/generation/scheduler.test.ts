@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../../test/chat.ts";
 import { createTestDatabase, drivers, type TestDatabase } from "../../../../test/databases.ts";
 import type { Db } from "../../../db/client.ts";
+import type { JobQueue } from "../../../ports/queue.ts";
 import { users } from "../../accounts/schema.ts";
 import { conversations, generations } from "../schema.ts";
+import { LineDispatcher, takeWakeUp } from "./scheduler.ts";
 import { cancelQueued, claimGenerations, claimNextGeneration, placeInQueue } from "./scheduler-queries.ts";
 import { type Capacity, PLACES, type PlaceInLine } from "./scheduling.ts";
 
@@ -185,5 +187,59 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
     const taken = claims.filter((c) => c !== null);
     expect(taken).toHaveLength(3);
     for (const id of ids) await finish(id);
+  });
+
+  it("a process's queue wake-up for a reply it started claims nothing; any other wake-up does", async () => {
+    const own = { key: "server:http://own", limit: 4, perProcess: false };
+    // Claim statements as the line sends them to the database.
+    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = client.query;
+    let claims = 0;
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+      if (text?.includes("hearth_claim_generations")) claims++;
+      return query.apply(this, args);
+    };
+    const started: string[] = [];
+    let finishRun = () => {};
+    const running = new Promise<void>((resolve) => {
+      finishRun = resolve;
+    });
+    const line = new LineDispatcher({
+      db,
+      workerId: "w-wake",
+      capacities: () => [own],
+      concurrency: 4,
+      run: async (generation) => {
+        started.push(generation.id);
+        await running;
+      },
+      log: (error) => {
+        throw error;
+      },
+    });
+    const requeued: unknown[] = [];
+    const queueStub = { enqueue: async (_name: string, data: unknown) => requeued.push(data) };
+    const take = takeWakeUp(line, queueStub as unknown as JobQueue, "generate");
+    try {
+      const id = await queue(await member(), PLACES.free, own);
+      // The accept's own pass takes it here.
+      await take({ wake: true });
+      expect(started).toEqual([id]);
+      expect(line.took(id)).toBe(true);
+      const before = claims;
+      // The wake-up every accept also sends to the queue, for that reply: nothing to ask.
+      await take({ generationId: id });
+      expect(claims).toBe(before);
+      // A wake-up for a reply another process accepted: one claim pass here.
+      await take({ generationId: randomUUID() });
+      expect(claims).toBe(before + 1);
+      expect(requeued).toEqual([]);
+    } finally {
+      client.query = query;
+      finishRun();
+      await line.drain(1000);
+      await db.update(generations).set({ status: "done" }).where(eq(generations.capacityKey, own.key));
+    }
   });
 });

@@ -23,6 +23,9 @@ const MEASURE_CACHE_MS = 30_000;
 const WAKE_EVERY_MS = 10_000;
 const WAKE_AFTER_S = 5;
 
+/** How many started replies a process remembers, to skip their wake-ups (LineDispatcher.took). */
+const TAKEN_KEPT = 10_000;
+
 /** The most replies one claim hands out (one statement; more wait for the next pass). */
 const MAX_BATCH = 64;
 
@@ -43,6 +46,8 @@ export class LineDispatcher {
   private runs = new Set<{ ended: Promise<void>; interrupt: AbortController }>();
   private cutShort: (() => void) | null = null;
   private hurried = false;
+  /** Ids of the replies this process started lately, oldest first (at most TAKEN_KEPT). */
+  private taken = new Set<string>();
 
   constructor(
     private deps: {
@@ -63,6 +68,15 @@ export class LineDispatcher {
     if (this.draining) return false;
     await this.pass();
     return true;
+  }
+
+  /**
+   * Whether this process started that reply: its queue wake-up (sent for every process) then
+   * needs no claim here, as the accept's own pass took it. Each reply's end makes a pass of its
+   * own, and the periodic look finds what is left, so no other reply waits on that wake-up.
+   */
+  took(generationId: string): boolean {
+    return this.taken.has(generationId);
   }
 
   /** A wake-up from this process's own accept: a claim pass now if a slot is free, else nothing. */
@@ -135,6 +149,8 @@ export class LineDispatcher {
 
   private start(generation: GenerationRow): void {
     this.running += 1;
+    this.taken.add(generation.id);
+    if (this.taken.size > TAKEN_KEPT) this.taken.delete(this.taken.values().next().value as string);
     const interrupt = new AbortController();
     const ended = this.deps
       .run(generation, interrupt.signal)
@@ -149,6 +165,18 @@ export class LineDispatcher {
     const entry = { ended, interrupt };
     this.runs.add(entry);
   }
+}
+
+/**
+ * The queue's wake-up, as a process takes it: a claim pass once a slot is free here. The wake-up
+ * of a reply this process already started asks for nothing (it was about one claim in three:
+ * docs/PERFORMANCE.md). One taken as this process began to drain goes back for another process.
+ */
+export function takeWakeUp(line: LineDispatcher, queue: JobQueue, jobName: string) {
+  return async (data: { generationId?: string; wake?: boolean }): Promise<void> => {
+    if (data.generationId && line.took(data.generationId)) return;
+    if (!(await line.wake())) await queue.enqueue(jobName, { wake: true });
+  };
 }
 
 /** How many replies one process can run at once: every slot it might be given. */
