@@ -9,10 +9,11 @@ import { toMessage } from "../mappers.ts";
 import { findConversation, findMessage, messagePage, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
+import { storeFinishedReply } from "./finished-reply.ts";
 import { buildImagePrompt } from "./image-prompt.ts";
 import { setMessageImage, storeChatImage } from "./image-queries.ts";
 import type { ImageServices } from "./images.ts";
-import { finishGeneration, releaseConversation, storeFinishedReply } from "./queries.ts";
+import { finishGeneration, releaseConversation } from "./queries.ts";
 import { eventStream } from "./streams.ts";
 import { beatWhileRunning, type WorkerDeps, watchForStop } from "./worker.ts";
 

@@ -1,26 +1,11 @@
 import type { PromptTrim } from "@hearth/contract";
-import {
-  and,
-  desc,
-  eq,
-  getTableColumns,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  or,
-  type SQL,
-  sql,
-} from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
-import { summaryOf } from "../queries.ts";
 import {
   conversations,
   dailyUsage,
   type GenerationRow,
   generations,
-  type MessageRow,
   messages,
   type StoredPromptReport,
 } from "../schema.ts";
@@ -189,122 +174,4 @@ export async function latestPromptOf(
     .orderBy(desc(generations.createdAt))
     .limit(1);
   return row?.report ? { createdAt: row.createdAt, modelId: row.modelId, report: row.report } : null;
-}
-
-/**
- * A reply's end in one statement (issue 15 item 4; five round trips before): the reply's text and
- * state (with its alternatives copy), the conversation's preview, where its context starts and its
- * lock released, the generation's status, and (with `characterId`, when the reply is stored) one
- * more message on the character's card and in its month's leaderboard count. `ended` is false
- * when the generation had already
- * ended (upkeep closed it): the text is stored all the same, and the caller publishes nothing.
- */
-export async function storeFinishedReply(
-  db: Db,
-  r: {
-    generationId: string;
-    conversationId: string;
-    status: "done" | "stopped";
-    reply: { messageId: string; content: string; state: MessageRow["state"] } | null;
-    /** Undefined leaves it as it is (an autopilot suggestion moves nothing). */
-    contextStartMessageId?: string | null;
-    /** The character whose message count a stored reply adds to. */
-    characterId?: string;
-    /** The prompt's record, stored with the generation's status. */
-    prompt?: PromptRecord | null;
-  },
-): Promise<{ stored: MessageRow | null; ended: boolean }> {
-  const now = new Date();
-  const ended = db.$with("ended").as(
-    db
-      .update(generations)
-      .set({
-        status: r.status,
-        errorCode: null,
-        finishedAt: now,
-        ...(r.prompt ? promptColumns(r.prompt) : {}),
-      })
-      .where(and(eq(generations.id, r.generationId), inArray(generations.status, ["queued", "running"])))
-      .returning({ id: generations.id }),
-  );
-  const conversation = db.$with("conversation").as(
-    db
-      .update(conversations)
-      .set({
-        activeGenerationId: sql`case when ${conversations.activeGenerationId} = ${r.generationId} then null else ${conversations.activeGenerationId} end`,
-        ...(r.reply
-          ? { ...summaryOf({ content: r.reply.content, role: "bot", createdAt: now }), updatedAt: now }
-          : {}),
-        ...(r.contextStartMessageId !== undefined ? { contextStartMessageId: r.contextStartMessageId } : {}),
-      })
-      .where(eq(conversations.id, r.conversationId))
-      .returning({ id: conversations.id }),
-  );
-  const endedNow = sql<boolean>`exists (select 1 from ${ended})`;
-  if (!r.reply) {
-    const [row] = await db.with(ended, conversation).select({ ended: endedNow }).from(sql`(select 1) as one`);
-    return { stored: null, ended: Boolean(row?.ended) };
-  }
-  const { messageId, content, state } = r.reply;
-  const stored = db.$with("stored").as(
-    db
-      .update(messages)
-      .set({
-        content,
-        alternatives: sql`jsonb_set(${messages.alternatives}, array[${messages.alternativeIndex}::text], to_jsonb(${content}::text))`,
-        state,
-        updatedAt: now,
-      })
-      .where(eq(messages.id, messageId))
-      .returning(),
-  );
-  const columns = Object.fromEntries(
-    Object.keys(getTableColumns(messages)).map((k) => [k, stored[k as keyof MessageRow]]),
-  ) as { [K in keyof MessageRow]: (typeof stored)[K] };
-  // Data-modifying CTEs all run, whether or not the select reads them.
-  const counted = r.characterId
-    ? characterCount(db, r.characterId, sql`exists (select 1 from ${stored})`, now)
-    : [];
-  const [row] = await db
-    .with(ended, conversation, stored, ...counted)
-    .select({ ...columns, ended: endedNow })
-    .from(stored);
-  // No row: the message is gone (its chat deleted meanwhile); there is nothing left to tell.
-  if (!row) return { stored: null, ended: true };
-  const { ended: endedHere, ...message } = row;
-  return { stored: message as MessageRow, ended: Boolean(endedHere) };
-}
-
-/**
- * One more bot message for a character, as two CTEs of the statement that stores the reply (so a
- * reply costs no round trip for it): the "messages" figure on its card, and the month's count the
- * creators leaderboard scores. Counts only when `when` holds (the reply row was stored).
- */
-function characterCount(db: Db, characterId: string, when: SQL, at: Date) {
-  const bumped = db.$with("bumped").as(
-    db
-      .update(characters)
-      .set({ numMessages: sql`${characters.numMessages} + 1` })
-      .where(and(eq(characters.id, characterId), when))
-      .returning({ id: characters.id }),
-  );
-  const month = db.$with("month_counted").as(
-    db
-      .insert(characterMonthlyMessages)
-      .select(
-        db
-          .select({
-            characterId: bumped.id,
-            month: sql<string>`${at.toISOString().slice(0, 7)}::text`.as("month"),
-            messages: sql<number>`1`.as("messages"),
-          })
-          .from(bumped),
-      )
-      .onConflictDoUpdate({
-        target: [characterMonthlyMessages.characterId, characterMonthlyMessages.month],
-        set: { messages: sql`${characterMonthlyMessages.messages} + 1` },
-      })
-      .returning({ characterId: characterMonthlyMessages.characterId }),
-  );
-  return [bumped, month] as const;
 }

@@ -14,15 +14,10 @@ import { historyWithin, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
+import { storeFinishedReply } from "./finished-reply.ts";
 import { heartbeatWriter } from "./heartbeats.ts";
 import { attachedBooks, gatherPromptContext } from "./prompt-context.ts";
-import {
-  finishGeneration,
-  type PromptRecord,
-  recordPrompt,
-  releaseConversation,
-  storeFinishedReply,
-} from "./queries.ts";
+import { finishGeneration, type PromptRecord, recordPrompt, releaseConversation } from "./queries.ts";
 import { closeInterrupted } from "./recovery.ts";
 import { streamingTextWriter } from "./reply-writer.ts";
 import { MEMBER_KEY_CAPACITY } from "./scheduling.ts";

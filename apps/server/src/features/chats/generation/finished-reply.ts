@@ -1,0 +1,197 @@
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.ts";
+import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
+import { summaryOf } from "../queries.ts";
+import { conversations, generations, type MessageRow, messages } from "../schema.ts";
+import type { PromptRecord } from "./queries.ts";
+
+export interface FinishedReply {
+  generationId: string;
+  conversationId: string;
+  status: "done" | "stopped";
+  reply: { messageId: string; content: string; state: MessageRow["state"] } | null;
+  /** Undefined leaves it as it is (an autopilot suggestion moves nothing). */
+  contextStartMessageId?: string | null;
+  /** The character whose message count a stored reply adds to. */
+  characterId?: string;
+  /** The prompt's record, stored with the generation's status. */
+  prompt?: PromptRecord | null;
+}
+
+/** Which parts the statement has: each such shape is built once per database (see below). */
+interface Shape {
+  reply: boolean;
+  prompt: boolean;
+  contextStart: boolean;
+  character: boolean;
+}
+
+type Prepared = ReturnType<typeof buildStatement>;
+const statements = new WeakMap<Db, Map<string, Prepared>>();
+
+/** How many shapes of the statement were built for this database (tests). */
+export function finishedReplyShapesBuilt(db: Db): number {
+  return statements.get(db)?.size ?? 0;
+}
+
+/**
+ * A reply's end in one statement (issue 15 item 4; five round trips before): the reply's text and
+ * state (with its alternatives copy), the conversation's preview, where its context starts and its
+ * lock released, the generation's status, and (with `characterId`, when the reply is stored) one
+ * more message on the character's card and in its month's leaderboard count. `ended` is false
+ * when the generation had already ended (upkeep closed it): the text is stored all the same, and
+ * the caller publishes nothing.
+ *
+ * The statement is built once per shape, with placeholders, and prepared: drizzle's builder took
+ * about 1 ms of CPU to build it on every reply (docs/PERFORMANCE.md, "The floor").
+ */
+export async function storeFinishedReply(
+  db: Db,
+  r: FinishedReply,
+): Promise<{ stored: MessageRow | null; ended: boolean }> {
+  const shape: Shape = {
+    reply: r.reply !== null,
+    prompt: Boolean(r.prompt),
+    contextStart: r.contextStartMessageId !== undefined,
+    character: Boolean(r.characterId) && r.reply !== null,
+  };
+  const key = `${+shape.reply}${+shape.prompt}${+shape.contextStart}${+shape.character}`;
+  let byShape = statements.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    statements.set(db, byShape);
+  }
+  let statement = byShape.get(key);
+  if (!statement) {
+    statement = buildStatement(db, shape, `hearth_finished_reply_${key}`);
+    byShape.set(key, statement);
+  }
+  const now = new Date();
+  const summary = r.reply ? summaryOf({ content: r.reply.content, role: "bot", createdAt: now }) : null;
+  const [row] = await statement.execute({
+    generationId: r.generationId,
+    status: r.status,
+    now,
+    promptTrims: r.prompt && r.prompt.trims.length > 0 ? JSON.stringify(r.prompt.trims) : null,
+    promptReport: r.prompt ? JSON.stringify(r.prompt.report) : null,
+    conversationId: r.conversationId,
+    preview: summary?.lastMessagePreview ?? null,
+    contextStartMessageId: r.contextStartMessageId ?? null,
+    messageId: r.reply?.messageId ?? null,
+    content: r.reply?.content ?? "",
+    state: r.reply?.state ?? "complete",
+    characterId: r.characterId ?? null,
+    month: now.toISOString().slice(0, 7),
+  });
+  if (!r.reply) return { stored: null, ended: Boolean(row?.ended) };
+  // No row: the message is gone (its chat deleted meanwhile); there is nothing left to tell.
+  if (!row) return { stored: null, ended: true };
+  const { ended, ...message } = row as MessageRow & { ended: boolean };
+  return { stored: message as MessageRow, ended: Boolean(ended) };
+}
+
+/** The statement of one shape, every value a placeholder (named as in storeFinishedReply). */
+function buildStatement(db: Db, shape: Shape, name: string) {
+  const p = (placeholder: string) => sql.placeholder(placeholder);
+  const ended = db.$with("ended").as(
+    db
+      .update(generations)
+      .set({
+        status: p("status") as unknown as "done",
+        errorCode: null,
+        finishedAt: p("now") as unknown as Date,
+        // As JSON text (a null is SQL's null): a placeholder's value would be encoded as JSON, null too.
+        ...(shape.prompt
+          ? {
+              promptTrims: sql`${p("promptTrims")}::jsonb`,
+              promptReport: sql`${p("promptReport")}::jsonb`,
+            }
+          : {}),
+      })
+      .where(and(eq(generations.id, p("generationId")), inArray(generations.status, ["queued", "running"])))
+      .returning({ id: generations.id }),
+  );
+  const conversation = db.$with("conversation").as(
+    db
+      .update(conversations)
+      .set({
+        activeGenerationId: sql`case when ${conversations.activeGenerationId} = ${p("generationId")} then null else ${conversations.activeGenerationId} end`,
+        ...(shape.reply
+          ? {
+              lastMessagePreview: p("preview") as unknown as string,
+              lastMessageRole: "bot" as const,
+              lastMessageAt: p("now") as unknown as Date,
+              updatedAt: p("now") as unknown as Date,
+            }
+          : {}),
+        ...(shape.contextStart
+          ? { contextStartMessageId: p("contextStartMessageId") as unknown as string | null }
+          : {}),
+      })
+      .where(eq(conversations.id, p("conversationId")))
+      .returning({ id: conversations.id }),
+  );
+  const endedNow = sql<boolean>`exists (select 1 from ${ended})`;
+  if (!shape.reply)
+    return db
+      .with(ended, conversation)
+      .select({ ended: endedNow })
+      .from(sql`(select 1) as one`)
+      .prepare(name);
+  const stored = db.$with("stored").as(
+    db
+      .update(messages)
+      .set({
+        content: p("content") as unknown as string,
+        alternatives: sql`jsonb_set(${messages.alternatives}, array[${messages.alternativeIndex}::text], to_jsonb(${p("content")}::text))`,
+        state: p("state") as unknown as MessageRow["state"],
+        updatedAt: p("now") as unknown as Date,
+      })
+      .where(eq(messages.id, p("messageId")))
+      .returning(),
+  );
+  const columns = Object.fromEntries(
+    Object.keys(getTableColumns(messages)).map((k) => [k, stored[k as keyof MessageRow]]),
+  ) as { [K in keyof MessageRow]: (typeof stored)[K] };
+  // Data-modifying CTEs all run, whether or not the select reads them.
+  const counted = shape.character ? characterCount(db) : [];
+  return db
+    .with(ended, conversation, stored, ...counted)
+    .select({ ...columns, ended: endedNow })
+    .from(stored)
+    .prepare(name);
+}
+
+/**
+ * One more bot message for a character, as two CTEs of the statement that stores the reply (so a
+ * reply costs no round trip for it): the "messages" figure on its card, and the month's count the
+ * creators leaderboard scores. Counts only when the reply row was stored.
+ */
+function characterCount(db: Db) {
+  const bumped = db.$with("bumped").as(
+    db
+      .update(characters)
+      .set({ numMessages: sql`${characters.numMessages} + 1` })
+      .where(and(eq(characters.id, sql.placeholder("characterId")), sql`exists (select 1 from stored)`))
+      .returning({ id: characters.id }),
+  );
+  const month = db.$with("month_counted").as(
+    db
+      .insert(characterMonthlyMessages)
+      .select(
+        db
+          .select({
+            characterId: bumped.id,
+            month: sql<string>`${sql.placeholder("month")}::text`.as("month"),
+            messages: sql<number>`1`.as("messages"),
+          })
+          .from(bumped),
+      )
+      .onConflictDoUpdate({
+        target: [characterMonthlyMessages.characterId, characterMonthlyMessages.month],
+        set: { messages: sql`${characterMonthlyMessages.messages} + 1` },
+      })
+      .returning({ characterId: characterMonthlyMessages.characterId }),
+  );
+  return [bumped, month] as const;
+}
