@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { ConversationCreated, GenerationEvent } from "@hearth/contract";
 import type { Db } from "../src/db/client.ts";
+import { users } from "../src/features/accounts/schema.ts";
 import { type CharacterRow, characters, type NewCharacterRow } from "../src/features/characters/schema.ts";
+
+/** A member and their character straight in the database, for tests of the storage beneath a chat. */
+export async function insertTestMember(db: Db): Promise<{ userId: string; characterId: string }> {
+  const userId = randomUUID();
+  await db.insert(users).values({ id: userId, name: "M", email: `${userId}@example.com` });
+  return { userId, characterId: (await insertTestCharacter(db, userId)).id };
+}
 
 /** A character straight in the database, for tests of features that only need one to exist. */
 export async function insertTestCharacter(

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter } from "../../../../test/chat.ts";
+import { insertTestMember } from "../../../../test/chat.ts";
 import { createTestDatabase, drivers, type TestDatabase } from "../../../../test/databases.ts";
 import type { Db } from "../../../db/client.ts";
-import { users } from "../../accounts/schema.ts";
 import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
 import { appendMessage } from "../queries.ts";
 import { conversations, generations } from "../schema.ts";
@@ -24,9 +23,7 @@ describe.each(drivers)("storing a finished reply (%s)", (driver) => {
   beforeAll(async () => {
     t = await createTestDatabase(driver);
     db = t.database.db;
-    userId = randomUUID();
-    await db.insert(users).values({ id: userId, name: "R", email: `${userId}@example.com` });
-    characterId = (await insertTestCharacter(db, userId)).id;
+    ({ userId, characterId } = await insertTestMember(db));
   });
   afterAll(async () => t.drop());
 

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter } from "../../../../test/chat.ts";
+import { insertTestMember } from "../../../../test/chat.ts";
 import { createTestDatabase, drivers, type TestDatabase } from "../../../../test/databases.ts";
 import type { Db } from "../../../db/client.ts";
-import { users } from "../../accounts/schema.ts";
 import { conversations, generations } from "../schema.ts";
 import { HeartbeatWriter } from "./heartbeats.ts";
 
@@ -19,9 +18,9 @@ describe.each(drivers)("a process's heartbeats on %s", (driver) => {
   beforeAll(async () => {
     t = await createTestDatabase(driver);
     db = t.database.db;
-    userId = randomUUID();
-    await db.insert(users).values({ id: userId, name: "M", email: `${userId}@example.com` });
-    const characterId = (await insertTestCharacter(db, userId)).id;
+    const member = await insertTestMember(db);
+    userId = member.userId;
+    const { characterId } = member;
     conversationId = randomUUID();
     await db.insert(conversations).values({ id: conversationId, userId, characterId });
   });

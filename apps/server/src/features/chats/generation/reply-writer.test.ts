@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { GenerationEvent } from "@hearth/contract";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter } from "../../../../test/chat.ts";
+import { insertTestMember } from "../../../../test/chat.ts";
 import {
   createTestDatabase,
   drivers,
@@ -13,7 +13,6 @@ import { MemoryEventBus } from "../../../adapters/memory-bus.ts";
 import { RedisEventBus } from "../../../adapters/redis-bus.ts";
 import type { Db } from "../../../db/client.ts";
 import type { EventBus } from "../../../ports/bus.ts";
-import { users } from "../../accounts/schema.ts";
 import { conversations, generations, messages } from "../schema.ts";
 import { recoverOrphans } from "./recovery.ts";
 import { StreamingTextWriter, textChange } from "./reply-writer.ts";
@@ -33,9 +32,7 @@ describe.each(drivers)("streaming replies' text on %s", (driver) => {
   beforeAll(async () => {
     t = await createTestDatabase(driver);
     db = t.database.db;
-    userId = randomUUID();
-    await db.insert(users).values({ id: userId, name: "M", email: `${userId}@example.com` });
-    characterId = (await insertTestCharacter(db, userId)).id;
+    ({ userId, characterId } = await insertTestMember(db));
   });
   afterAll(async () => t.drop());
 
