@@ -60,6 +60,35 @@ describe.each(drivers)("conversations API on %s", (driver) => {
       content,
     });
 
+  it("pages a chat's messages newest first, each page before the oldest of the last; an unknown anchor gives the newest", async () => {
+    const { conversation } = await start(owner.cookie);
+    for (let i = 0; i < 7; i++)
+      await appendMessage(h.database.db, { conversationId: conversation.id, role: "user", content: `m${i}` });
+    const page = async (query: string) =>
+      (await (
+        await call(owner.cookie, "GET", `/api/conversations/${conversation.id}/messages?${query}`)
+      ).json()) as MessagePage;
+    const newest = await page("limit=3");
+    expect(newest.messages.map((m) => m.content)).toEqual(["m4", "m5", "m6"]);
+    expect(newest.has_more).toBe(true);
+    const older = await page(`limit=3&before=${newest.messages[0]?.id}`);
+    expect(older.messages.map((m) => m.content)).toEqual(["m1", "m2", "m3"]);
+    expect(older.has_more).toBe(true);
+    const oldest = await page(`limit=3&before=${older.messages[0]?.id}`);
+    // The greeting, then m0: nothing before them.
+    expect(oldest.messages.map((m) => m.content).slice(-1)).toEqual(["m0"]);
+    expect(oldest.has_more).toBe(false);
+    // A message of another chat is no anchor here: the newest page, as without one.
+    const other = (await start(owner.cookie)).conversation;
+    const foreign = await appendMessage(h.database.db, {
+      conversationId: other.id,
+      role: "user",
+      content: "x",
+    });
+    const unanchored = await page(`limit=3&before=${foreign.id}`);
+    expect(unanchored.messages.map((m) => m.content)).toEqual(["m4", "m5", "m6"]);
+  });
+
   it("signed-out requests are refused", async () => {
     const res = await fetch(`${base}/api/conversations`);
     expect(res.status).toBe(401);

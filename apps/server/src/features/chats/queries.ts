@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { perDatabase } from "../../db/per-database.ts";
 import { forgetMemoriesOf } from "../memories/index.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "./schema.ts";
 
@@ -141,23 +142,35 @@ export async function updateConversation(
 
 /** Newest page first; `before` pages back. Each page is returned oldest → newest. */
 export async function messagePage(db: Db, conversationId: string, opts: { limit: number; before?: string }) {
-  const filters = [eq(messages.conversationId, conversationId)];
-  if (opts.before) {
-    const [anchor] = await db
-      .select({ seq: messages.seq })
-      .from(messages)
-      .where(and(eq(messages.id, opts.before), eq(messages.conversationId, conversationId)))
-      .limit(1);
-    if (anchor) filters.push(lt(messages.seq, anchor.seq));
-  }
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(...filters))
-    .orderBy(desc(messages.seq))
-    .limit(opts.limit + 1);
+  const { newest, before } = messagePageQueries(db);
+  const rows = opts.before
+    ? await before.execute({ conversationId, before: opts.before, limit: opts.limit + 1 })
+    : await newest.execute({ conversationId, limit: opts.limit + 1 });
   return { rows: rows.slice(0, opts.limit).reverse(), hasMore: rows.length > opts.limit };
 }
+
+/**
+ * messagePage's two statements, built once per database and prepared (every reply's prompt reads
+ * its history with them). A page before a message reads older ones than it in the same statement;
+ * a message that is not in the chat leaves the newest page, as when it was looked up first.
+ */
+const messagePageQueries = perDatabase((db) => {
+  const page = (older: SQL | undefined, name: string) =>
+    db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, sql.placeholder("conversationId")), older))
+      .orderBy(desc(messages.seq))
+      .limit(sql.placeholder("limit"))
+      .prepare(name);
+  const anchorSeq = sql`coalesce((select anchor.seq from ${messages} as anchor
+    where anchor.id = ${sql.placeholder("before")} and anchor.conversation_id = ${sql.placeholder("conversationId")}),
+    9223372036854775807)`;
+  return {
+    newest: page(undefined, "hearth_message_page"),
+    before: page(lt(messages.seq, anchorSeq), "hearth_message_page_before"),
+  };
+});
 
 /** Messages read per page while gathering history for a prompt. */
 const HISTORY_PAGE = 40;

@@ -1,6 +1,7 @@
 import type { LorebookBody } from "@hearth/contract";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { perDatabase } from "../../db/per-database.ts";
 import { conversations } from "../chats/schema.ts";
 import { conversationLorebooks, type LorebookRow, lorebooks } from "./schema.ts";
 
@@ -65,14 +66,20 @@ export async function conversationOwner(db: Db, conversationId: string): Promise
 
 /** The books attached to a conversation, in their order. */
 export async function attachedLorebooks(db: Db, conversationId: string): Promise<LorebookRow[]> {
-  const rows = await db
+  const rows = await attachedLorebooksQuery(db).execute({ conversationId });
+  return rows.map((r) => r.book);
+}
+
+/** Built once per database and prepared: every reply's prompt reads its chat's books. */
+const attachedLorebooksQuery = perDatabase((db) =>
+  db
     .select({ book: lorebooks })
     .from(conversationLorebooks)
     .innerJoin(lorebooks, eq(lorebooks.id, conversationLorebooks.lorebookId))
-    .where(eq(conversationLorebooks.conversationId, conversationId))
-    .orderBy(asc(conversationLorebooks.position), asc(lorebooks.id));
-  return rows.map((r) => r.book);
-}
+    .where(eq(conversationLorebooks.conversationId, sql.placeholder("conversationId")))
+    .orderBy(asc(conversationLorebooks.position), asc(lorebooks.id))
+    .prepare("hearth_attached_lorebooks"),
+);
 
 /** How many of these ids are books of this user. */
 export async function countOwnLorebooks(db: Db, userId: string, ids: readonly string[]): Promise<number> {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { perDatabase } from "../../../db/per-database.ts";
 import { users } from "../../accounts/schema.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
@@ -45,15 +46,7 @@ export async function acceptContext(db: Db, conversationId: string) {
  * acceptContext's statement, built once per database and prepared (issue 15 item 4: building
  * this select's SQL was an eighth of an accept's CPU).
  */
-const acceptContextQueries = new WeakMap<Db, ReturnType<typeof buildAcceptContext>>();
-function acceptContextQuery(db: Db) {
-  let query = acceptContextQueries.get(db);
-  if (!query) {
-    query = buildAcceptContext(db);
-    acceptContextQueries.set(db, query);
-  }
-  return query;
-}
+const acceptContextQuery = perDatabase((db) => buildAcceptContext(db));
 
 function buildAcceptContext(db: Db) {
   return db

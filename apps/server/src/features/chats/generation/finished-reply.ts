@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { perDatabase } from "../../../db/per-database.ts";
 import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
 import { summaryOf } from "../queries.ts";
 import { conversations, generations, type MessageRow, messages } from "../schema.ts";
@@ -26,12 +27,11 @@ interface Shape {
   character: boolean;
 }
 
-type Prepared = ReturnType<typeof buildStatement>;
-const statements = new WeakMap<Db, Map<string, Prepared>>();
+const statements = perDatabase(() => new Map<string, ReturnType<typeof buildStatement>>());
 
 /** How many shapes of the statement were built for this database (tests). */
 export function finishedReplyShapesBuilt(db: Db): number {
-  return statements.get(db)?.size ?? 0;
+  return statements(db).size;
 }
 
 /**
@@ -56,11 +56,7 @@ export async function storeFinishedReply(
     character: Boolean(r.characterId) && r.reply !== null,
   };
   const key = `${+shape.reply}${+shape.prompt}${+shape.contextStart}${+shape.character}`;
-  let byShape = statements.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    statements.set(db, byShape);
-  }
+  const byShape = statements(db);
   let statement = byShape.get(key);
   if (!statement) {
     statement = buildStatement(db, shape, `hearth_finished_reply_${key}`);

@@ -1,5 +1,6 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { perDatabase } from "../../../db/per-database.ts";
 import { generations } from "../schema.ts";
 
 /** Ids per statement: keeps parameters far below PostgreSQL's 65,535. */
@@ -50,15 +51,11 @@ export class HeartbeatWriter {
   }
 }
 
-const writers = new WeakMap<Db, Map<number, HeartbeatWriter>>();
+const writers = perDatabase(() => new Map<number, HeartbeatWriter>());
 
 /** The process's heartbeat writer for this database and interval. */
 export function heartbeatWriter(db: Db, everyMs: number): HeartbeatWriter {
-  let byInterval = writers.get(db);
-  if (!byInterval) {
-    byInterval = new Map();
-    writers.set(db, byInterval);
-  }
+  const byInterval = writers(db);
   let writer = byInterval.get(everyMs);
   if (!writer) {
     writer = new HeartbeatWriter(db, everyMs);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { perDatabase } from "../../../db/per-database.ts";
 import { messages } from "../schema.ts";
 
 /**
@@ -158,14 +159,5 @@ export async function writeStreamingTexts(db: Db, changes: TextChange[]): Promis
   );
 }
 
-const writers = new WeakMap<Db, StreamingTextWriter>();
-
 /** The process's writer for this database. */
-export function streamingTextWriter(db: Db): StreamingTextWriter {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = new StreamingTextWriter(db);
-    writers.set(db, writer);
-  }
-  return writer;
-}
+export const streamingTextWriter = perDatabase((db) => new StreamingTextWriter(db));
