@@ -9,7 +9,7 @@ import { toMessage } from "../mappers.ts";
 import { findConversation, findMessage, messagePage, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
-import { storeFinishedReply } from "./finished-reply.ts";
+import { storeFinishedReply } from "./finished-reply-queries.ts";
 import { buildImagePrompt } from "./image-prompt.ts";
 import { setMessageImage, storeChatImage } from "./image-queries.ts";
 import type { ImageServices } from "./images.ts";

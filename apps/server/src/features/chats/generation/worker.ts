@@ -14,7 +14,7 @@ import { historyWithin, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
 import { acceptContext } from "./accept-queries.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
-import { storeFinishedReply } from "./finished-reply.ts";
+import { storeFinishedReply } from "./finished-reply-queries.ts";
 import { heartbeatWriter } from "./heartbeats.ts";
 import { attachedBooks, gatherPromptContext } from "./prompt-context.ts";
 import { finishGeneration, type PromptRecord, recordPrompt, releaseConversation } from "./queries.ts";

@@ -7,7 +7,7 @@ import type { Db } from "../../../db/client.ts";
 import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
 import { appendMessage } from "../queries.ts";
 import { conversations, generations } from "../schema.ts";
-import { finishedReplyShapesBuilt, storeFinishedReply } from "./finished-reply.ts";
+import { finishedReplyShapesBuilt, storeFinishedReply } from "./finished-reply-queries.ts";
 
 /**
  * A reply's end, one prepared statement per shape (built once, then only its values change), on
