@@ -27,12 +27,17 @@ export function loggerOptions(level: string): FastifyServerOptions["logger"] {
   };
 }
 
+/** A request's log line: its method, address, status and time. */
+export function requestLine(reply: FastifyReply) {
+  return { req: reply.request, res: reply, responseTime: reply.elapsedTime };
+}
+
 /**
- * One log line per request, when it ends: method, address, status and time (fastify's default
- * also writes a line when it starts). Each line is serialized, redacted and written to stdout on
- * the request's own turn, and the start line was a tenth of a small request's CPU
- * (docs/PERFORMANCE.md). An event stream the client leaves before its end logs its own line
- * (http/sse.ts), since its response never finishes.
+ * One log line per request, when it ends (fastify's default also writes a line when it starts).
+ * Each line is serialized, redacted and written to stdout on the request's own turn; a profile
+ * put the start line at about 5% of a small request's samples (docs/PERFORMANCE.md). An event
+ * stream the client leaves before its end logs its own line (http/sse.ts), since its response
+ * never finishes.
  */
 export class RequestLogLines extends LogController {
   override incomingRequest(): void {}
@@ -43,7 +48,7 @@ export class RequestLogLines extends LogController {
     reply: FastifyReply,
   ): void {
     if (this.isLogDisabled(request)) return;
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    const line = requestLine(reply);
     if (error) reply.log.error({ ...line, err: error }, "request errored");
     else reply.log.info(line, "request completed");
   }

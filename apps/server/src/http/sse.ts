@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { requestLine } from "../logger.ts";
 
 const KEEP_ALIVE_MS = 15_000;
 
@@ -22,11 +23,7 @@ export function openSse<E>(reply: FastifyReply, opts: { flushHeaders?: boolean }
   raw.on("close", () => {
     closed.abort();
     // A finished response had its line (logger.ts); one the client left did not.
-    if (!raw.writableFinished)
-      reply.log.info(
-        { req: reply.request, res: reply, responseTime: reply.elapsedTime },
-        "request closed by the client",
-      );
+    if (!raw.writableFinished) reply.log.info(requestLine(reply), "request closed by the client");
   });
   const keepAlive = setInterval(() => raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
   // Events sent in one turn of the event loop leave in one write (one chunk, one syscall): a

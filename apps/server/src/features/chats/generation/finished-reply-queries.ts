@@ -4,7 +4,7 @@ import { perDatabase } from "../../../db/per-database.ts";
 import { characterMonthlyMessages, characters } from "../../characters/schema.ts";
 import { summaryOf } from "../queries.ts";
 import { conversations, generations, type MessageRow, messages } from "../schema.ts";
-import type { PromptRecord } from "./queries.ts";
+import { type PromptRecord, promptColumns } from "./queries.ts";
 
 export interface FinishedReply {
   generationId: string;
@@ -64,12 +64,13 @@ export async function storeFinishedReply(
   }
   const now = new Date();
   const summary = r.reply ? summaryOf({ content: r.reply.content, role: "bot", createdAt: now }) : null;
+  const prompt = r.prompt ? promptColumns(r.prompt) : null;
   const [row] = await statement.execute({
     generationId: r.generationId,
     status: r.status,
     now,
-    promptTrims: r.prompt && r.prompt.trims.length > 0 ? JSON.stringify(r.prompt.trims) : null,
-    promptReport: r.prompt ? JSON.stringify(r.prompt.report) : null,
+    promptTrims: prompt?.promptTrims ? JSON.stringify(prompt.promptTrims) : null,
+    promptReport: prompt ? JSON.stringify(prompt.promptReport) : null,
     conversationId: r.conversationId,
     preview: summary?.lastMessagePreview ?? null,
     contextStartMessageId: r.contextStartMessageId ?? null,

@@ -66,7 +66,8 @@ export interface PromptRecord {
   report: StoredPromptReport;
 }
 
-const promptColumns = (p: PromptRecord) => ({
+/** The generation's columns for a prompt's record (no trims is null). */
+export const promptColumns = (p: PromptRecord) => ({
   promptTrims: p.trims.length > 0 ? p.trims : null,
   promptReport: p.report,
 });
