@@ -92,11 +92,18 @@ async function send(client: Client): Promise<number> {
 
 // Warm-up (JIT, pools), then the measured sends one at a time, timed for the profile window.
 for (const client of clients.slice(0, WARMUP)) await send(client);
+// HEARTH_BENCH_PHASE_SIGNAL=1: SIGUSR2 to the server as the measured phase starts and ends (a
+// preload in HEARTH_BENCH_NODE_ARGS that counts statements and writes can cut its counts there).
+const markPhase = () => {
+  if (process.env.HEARTH_BENCH_PHASE_SIGNAL === "1") hearth.child.kill("SIGUSR2");
+};
+markPhase();
 const times: number[] = [];
 const cpuBefore = hearth.cpu();
 const phaseStart = performance.now();
 for (const client of clients.slice(WARMUP)) times.push(await send(client));
 const phaseMs = performance.now() - phaseStart;
+markPhase();
 const cpuMs = ((hearth.cpu() - cpuBefore) * 1000) / SENDS;
 console.log(
   `${DRIVER}: ${SENDS} sends one at a time: request → started median ${median(times).toFixed(2)} ms; Hearth CPU ${cpuMs.toFixed(2)} ms per accept`,

@@ -74,8 +74,9 @@ export async function installChat(
   });
   await app.register(generationRoutes, {
     ...deps,
-    // An api process only enqueues; the others also wake their own line at once.
-    wakeHere: deps.config.role === "api" ? undefined : () => line.wakeIfRoom(),
+    // An api process only enqueues; the others wake their own line at once, and enqueue only
+    // what it did not take.
+    wakeHere: deps.config.role === "api" ? undefined : (id) => line.claimHere(id),
     logWakeFailure: (err) => app.log.error({ err }, "could not queue a reply's wake-up"),
   });
   // A few wake-ups at once share one claim pass; while this process is full they wait, so other

@@ -7,9 +7,10 @@ import type { JobQueue } from "../../../ports/queue.ts";
 import { GENERATE_JOB } from "./service.ts";
 
 /**
- * A process that runs replies wakes its own line as it accepts a message, and the queue's
- * wake-up for the other processes does not hold up the answer: with that wake-up stuck
- * (a Redis that never answers it), the send is still answered and the reply still streams.
+ * A process that runs replies wakes its own line as it accepts a message. The queue's wake-up,
+ * for the other processes, goes out only for a reply this process did not take (here: the
+ * model's one slot is busy), and it does not hold up the answer: with that wake-up stuck (a
+ * Redis that never answers it), the send is still answered and the reply still streams.
  */
 describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) => {
   let h: TestHearth;
@@ -22,13 +23,13 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
     h = await startTestHearth({
       driver,
       redis: driver === "postgres",
-      env: { LLM_BASE_URL: model.url, LLM_MODEL: "gated" },
+      env: { LLM_BASE_URL: model.url, LLM_MODEL: "gated", LLM_SEQUENCES: "1" },
     });
     // The generation wake-up never resolves; every other job goes through as before.
     const enqueue = h.queue.enqueue.bind(h.queue);
     (h.queue as JobQueue).enqueue = (name, data, opts) => {
       if (name !== GENERATE_JOB) return enqueue(name, data, opts);
-      stuck.push(name);
+      stuck.push((data as { generationId: string }).generationId);
       return new Promise<string>(() => {});
     };
     base = await h.listen();
@@ -39,8 +40,8 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
     model.close();
   });
 
-  it("answers the send and streams the reply without the queue's wake-up", async () => {
-    const user = await h.signUp({ name: "Wake" });
+  async function chatOf(name: string) {
+    const user = await h.signUp({ name });
     const character = await insertTestCharacter(h.database.db, user.id);
     const post = (path: string, body: unknown) =>
       fetch(`${base}${path}`, {
@@ -51,20 +52,37 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
     const { conversation } = (await (
       await post("/api/conversations", { character_id: character.id })
     ).json()) as ConversationCreated;
-    const res = await post("/api/generate", {
-      type: "text",
-      conversation_id: conversation.id,
-      action: "send",
-      content: "Are you there?",
-    });
-    expect(res.status).toBe(200);
+    const send = (content: string) =>
+      post("/api/generate", { type: "text", conversation_id: conversation.id, action: "send", content });
+    return { send };
+  }
+  it("takes its own reply without the queue's wake-up, and wakes the others for one it cannot take", async () => {
+    const first = await chatOf("Wake");
+    const firstRes = await first.send("Are you there?");
+    expect(firstRes.status).toBe(200);
+    // The one slot is this process's: the reply reached the model with no wake-up sent.
     await model.received(1);
+    expect(stuck).toEqual([]);
+
+    // The slot is busy: the second reply waits in line, and the other processes are woken for it.
+    const second = await chatOf("Later");
+    const secondRes = await second.send("And me?");
+    expect(secondRes.status).toBe(200);
+    await expect.poll(() => stuck.length).toBe(1);
+
+    // Both still stream here: the first's end frees the slot and this process takes the second.
     model.release();
-    const events = await readSse(res, (m) => m.event.type === "done");
-    expect(stuck).toEqual([GENERATE_JOB]);
-    expect(events.map((m) => m.event.type)).toContain("started");
-    const done = events.at(-1)?.event;
+    const firstEvents = await readSse(firstRes, (m) => m.event.type === "done");
+    const done = firstEvents.at(-1)?.event;
     if (done?.type !== "done") throw new Error("no done");
     expect(done.message?.content).toBe("One moment, done.");
+    await model.received(2);
+    model.release();
+    const secondEvents = await readSse(secondRes, (m) => m.event.type === "done");
+    const started = secondEvents.find((m) => m.event.type === "started")?.event;
+    if (started?.type !== "started") throw new Error("no started");
+    expect(secondEvents.at(-1)?.event.type).toBe("done");
+    // The one wake-up sent was the second reply's.
+    expect(stuck).toEqual([started.generation_id]);
   });
 });

@@ -71,17 +71,28 @@ export class LineDispatcher {
   }
 
   /**
-   * Whether this process started that reply: its queue wake-up (sent for every process) then
-   * needs no claim here, as the accept's own pass took it. Each reply's end makes a pass of its
-   * own, and the periodic look finds what is left, so no other reply waits on that wake-up.
+   * Whether this process started that reply: its queue wake-up then needs no claim here (sent
+   * when the accept's pass did not take it, a later pass here may have). Each reply's end makes
+   * a pass of its own, and the periodic look finds what is left, so no other reply waits on it.
    */
   took(generationId: string): boolean {
     return this.taken.has(generationId);
   }
 
-  /** A wake-up from this process's own accept: a claim pass now if a slot is free, else nothing. */
-  wakeIfRoom(): void {
-    if (this.running < this.deps.concurrency) this.pass().catch(this.deps.log);
+  /**
+   * A wake-up from this process's own accept: a claim pass now if a slot is free here. Answers
+   * whether this process took that reply; when it did not (full here, its capacity busy, the
+   * claim failed, draining), the caller wakes the other processes.
+   */
+  async claimHere(generationId: string): Promise<boolean> {
+    if (this.running >= this.deps.concurrency) return false;
+    try {
+      await this.pass();
+    } catch (error) {
+      this.deps.log(error);
+      return false;
+    }
+    return this.took(generationId);
   }
 
   /**

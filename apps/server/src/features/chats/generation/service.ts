@@ -32,8 +32,11 @@ export interface GenerationDeps {
   queue: JobQueue;
   bus: EventBus;
   inference: InferenceService;
-  /** This process's own line, when it runs replies: woken at once, ahead of the queue's wake-up. */
-  wakeHere?: () => void;
+  /**
+   * This process's own line, when it runs replies: a claim pass at once; answers whether it took
+   * that reply (then no other process needs waking for it).
+   */
+  wakeHere?: (generationId: string) => Promise<boolean>;
   /** Image generation (issue 16); absent or without a backend: the Image button's request is refused plainly. */
   images?: ImageServices;
   /** Where a lost wake-up is reported (the line's periodic look still finds the reply). */
@@ -294,11 +297,14 @@ export class GenerationService {
       };
       const startedId = await deps.bus.append(eventStream(generationId), started);
       // Wake-ups, after `started` is on the bus (a token must never go before it): the database's
-      // line decides which reply a worker takes (scheduler.ts). The queue's, for every process,
-      // does not hold up the answer: if it is lost, the line's periodic look wakes a worker.
-      deps.wakeHere?.();
-      deps.queue
-        .enqueue(GENERATE_JOB, { generationId }, { jobId: generationId })
+      // line decides which reply a worker takes (scheduler.ts). This process's line first; the
+      // queue's, for the other processes, only if it did not take the reply (a queue wake-up is
+      // several Redis scripts and a claim elsewhere). Neither holds up the answer: if the queue's
+      // is lost, the line's periodic look wakes a worker.
+      (deps.wakeHere?.(generationId) ?? Promise.resolve(false))
+        .then((takenHere) =>
+          takenHere ? undefined : deps.queue.enqueue(GENERATE_JOB, { generationId }, { jobId: generationId }),
+        )
         .catch((error: unknown) => deps.logWakeFailure?.(error));
       return {
         generationId,
