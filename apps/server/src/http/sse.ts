@@ -40,6 +40,8 @@ export function openSse<E>(reply: FastifyReply, opts: { flushHeaders?: boolean }
       if (!pending) process.nextTick(flush);
       pending += `${id ? `id: ${id}\n` : ""}data: ${JSON.stringify(event)}\n\n`;
     },
+    /** Writes what was sent so far now, instead of at the end of this turn. */
+    flush,
     end() {
       clearInterval(keepAlive);
       flush();

@@ -26,14 +26,20 @@ export interface HealthDeps {
 const PING_TIMEOUT_MS = 2000;
 
 async function check(ping: () => Promise<void>): Promise<{ status: "ok" | "down"; detail?: string }> {
+  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       ping(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), PING_TIMEOUT_MS).unref()),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timed out")), PING_TIMEOUT_MS).unref();
+      }),
     ]);
     return { status: "ok" };
   } catch (error) {
     return { status: "down", detail: error instanceof Error ? error.message : "unreachable" };
+  } finally {
+    // A probe every few seconds would otherwise leave three timers behind for two seconds each.
+    clearTimeout(timer);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ServerResponse } from "node:http";
 import type { ConversationCreated } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse } from "../../../../test/chat.ts";
@@ -84,5 +85,37 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
     expect(secondEvents.at(-1)?.event.type).toBe("done");
     // The one wake-up sent was the second reply's.
     expect(stuck).toEqual([started.generation_id]);
+  });
+
+  it("writes `started` to the client before its line claims the reply", async () => {
+    // In call order: the response's write that carries `started`, and each claim statement.
+    const order: string[] = [];
+    const db = h.database.db;
+    const execute = db.execute.bind(db);
+    const write = ServerResponse.prototype.write;
+    db.execute = ((query: Parameters<typeof execute>[0]) => {
+      const chunks = (query as unknown as { queryChunks?: { value?: unknown }[] }).queryChunks ?? [];
+      const text = chunks.map((c) => (Array.isArray(c?.value) ? c.value.join("") : "")).join("");
+      if (text.includes("hearth_claim_generations")) order.push("claim");
+      return execute(query);
+    }) as typeof db.execute;
+    ServerResponse.prototype.write = function (this: ServerResponse, chunk: unknown, ...rest: never[]) {
+      if (String(chunk).includes('"type":"started"')) order.push("started");
+      return write.call(this, chunk as string, ...rest);
+    } as typeof write;
+    try {
+      const chat = await chatOf("Order");
+      const asked = model.answering.length;
+      const res = await chat.send("First things first");
+      expect(res.status).toBe(200);
+      await model.received(asked + 1);
+      expect(order.slice(0, 2)).toEqual(["started", "claim"]);
+      model.release();
+      const events = await readSse(res, (m) => m.event.type === "done");
+      expect(events.at(-1)?.event.type).toBe("done");
+    } finally {
+      db.execute = execute;
+      ServerResponse.prototype.write = write;
+    }
   });
 });

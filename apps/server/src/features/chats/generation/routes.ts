@@ -10,7 +10,7 @@ import { findGeneration, latestPromptOf } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
 import { cancelWaiting, keepPlaceFresh, placeOf } from "./scheduler.ts";
 import { type GenerationDeps, GenerationService } from "./service.ts";
-import { openEventStream, pipeGeneration } from "./sse.ts";
+import { type EventStreamWriter, openEventStream, pipeGeneration } from "./sse.ts";
 import { controlStream } from "./streams.ts";
 
 const FINAL = new Set(["done", "stopped", "failed", "interrupted"]);
@@ -36,7 +36,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
       position: 0,
       timeLeftSeconds: 0,
     }));
-    const out = openEventStream(reply);
+    let out: EventStreamWriter;
     const tell = (place: { position: number; timeLeftSeconds: number }) =>
       out.send({
         type: "queued",
@@ -44,13 +44,20 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
         position: place.position,
         time_left_s: place.timeLeftSeconds,
       });
-    // The head, `queued` and `started` leave in one write (each write is a trip through the
-    // kernel's network stack, a good part of an accept's CPU).
-    reply.raw.cork();
-    tell(firstPlace);
-    // `started` as published (no read of the bus before it); the stream is piped after its id.
-    out.send(started.started.event, started.started.id);
-    reply.raw.uncork();
+    try {
+      out = openEventStream(reply);
+      // The head, `queued` and `started` leave in one write (each write is a trip through the
+      // kernel's network stack, a good part of an accept's CPU), before the line is woken.
+      reply.raw.cork();
+      tell(firstPlace);
+      // `started` as published (no read of the bus before it); the stream is piped after its id.
+      out.send(started.started.event, started.started.id);
+      out.flush();
+      reply.raw.uncork();
+    } finally {
+      // Stored and announced: it goes to the line whatever became of this request.
+      started.wake();
+    }
     // While it waits, the place is told again as replies ahead of it start.
     const stopTelling = keepPlaceFresh(db, waiting, started.slots, tell);
     try {

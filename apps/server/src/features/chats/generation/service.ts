@@ -54,6 +54,11 @@ export interface StartedGeneration {
   position: number | null;
   /** The `started` event as published, and its bus id: the request sends it without reading the bus. */
   started: { event: GenerationEvent; id: string };
+  /**
+   * Wakes the line for it: the caller calls it once it has written `started` (on PGlite the claim
+   * and the worker's first reads run on this thread and would otherwise go before the answer).
+   */
+  wake: () => void;
 }
 
 /** Starting generations: the request side of the pipeline (the worker is worker.ts). */
@@ -301,11 +306,15 @@ export class GenerationService {
       // queue's, for the other processes, only if it did not take the reply (a queue wake-up is
       // several Redis scripts and a claim elsewhere). Neither holds up the answer: if the queue's
       // is lost, the line's periodic look wakes a worker.
-      (deps.wakeHere?.(generationId) ?? Promise.resolve(false))
-        .then((takenHere) =>
-          takenHere ? undefined : deps.queue.enqueue(GENERATE_JOB, { generationId }, { jobId: generationId }),
-        )
-        .catch((error: unknown) => deps.logWakeFailure?.(error));
+      const wake = () => {
+        (deps.wakeHere?.(generationId) ?? Promise.resolve(false))
+          .then((takenHere) =>
+            takenHere
+              ? undefined
+              : deps.queue.enqueue(GENERATE_JOB, { generationId }, { jobId: generationId }),
+          )
+          .catch((error: unknown) => deps.logWakeFailure?.(error));
+      };
       return {
         generationId,
         userMessage: started.user_message,
@@ -314,6 +323,7 @@ export class GenerationService {
         slots: capacity.limit,
         position,
         started: { event: started, id: startedId },
+        wake,
       };
     } catch (error) {
       await releaseConversation(deps.db, conversationId, generationId);
