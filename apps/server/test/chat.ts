@@ -80,16 +80,11 @@ export const tokensOf = (messages: SseMessage[]) =>
   messages.flatMap((m) => (m.event.type === "token" ? [m.event.text] : [])).join("");
 
 /**
- * Opens a new chat with a character over real HTTP (`base` from `h.listen()`) and sends one
- * message, answering the generation's events. `extra` adds fields to the generate request.
+ * Opens a new chat with a character over real HTTP (`base` from `h.listen()`); answers a function
+ * that sends a message in it and answers the generate response, its event stream still unread.
+ * `extra` adds fields to the generate request.
  */
-export async function sendInNewChat(
-  base: string,
-  cookie: string,
-  characterId: string,
-  content: string,
-  extra: Record<string, unknown> = {},
-): Promise<SseMessage[]> {
+export async function openTestChat(base: string, cookie: string, characterId: string) {
   const post = (path: string, body: unknown) =>
     fetch(`${base}${path}`, {
       method: "POST",
@@ -99,13 +94,24 @@ export async function sendInNewChat(
   const { conversation } = (await (
     await post("/api/conversations", { character_id: characterId })
   ).json()) as ConversationCreated;
-  return readSse(
-    await post("/api/generate", {
+  return (content: string, extra: Record<string, unknown> = {}) =>
+    post("/api/generate", {
       type: "text",
       conversation_id: conversation.id,
       action: "send",
       content,
       ...extra,
-    }),
-  );
+    });
+}
+
+/** Opens a new chat (openTestChat) and sends one message, answering the generation's events. */
+export async function sendInNewChat(
+  base: string,
+  cookie: string,
+  characterId: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+): Promise<SseMessage[]> {
+  const send = await openTestChat(base, cookie, characterId);
+  return readSse(await send(content, extra));
 }

@@ -1,7 +1,6 @@
 import { ServerResponse } from "node:http";
-import type { ConversationCreated } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter, readSse } from "../../../../test/chat.ts";
+import { insertTestCharacter, openTestChat, readSse } from "../../../../test/chat.ts";
 import { gatedServer } from "../../../../test/gated-openai-server.ts";
 import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
@@ -44,18 +43,7 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
   async function chatOf(name: string) {
     const user = await h.signUp({ name });
     const character = await insertTestCharacter(h.database.db, user.id);
-    const post = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, {
-        method: "POST",
-        headers: { cookie: user.cookie, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    const { conversation } = (await (
-      await post("/api/conversations", { character_id: character.id })
-    ).json()) as ConversationCreated;
-    const send = (content: string) =>
-      post("/api/generate", { type: "text", conversation_id: conversation.id, action: "send", content });
-    return { send };
+    return { send: await openTestChat(base, user.cookie, character.id) };
   }
   it("takes its own reply without the queue's wake-up, and wakes the others for one it cannot take", async () => {
     const first = await chatOf("Wake");
