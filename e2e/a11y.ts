@@ -70,11 +70,33 @@ export async function checkA11y(page: Page): Promise<void> {
   const entry = watched.get(page);
   if (!entry || entry.checking || page.isClosed()) return;
   entry.checking = true;
+  // A check that never ends would show only as the test's own timeout minutes later, with no
+  // word of where it stuck (a CI run once did): it fails after two minutes, naming its step.
+  const progress = { step: "naming the state", state: "" };
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, fail) => {
+    timer = setTimeout(
+      () =>
+        fail(
+          new Error(
+            `The accessibility check of "${progress.state}" did not end in 120 s (${progress.step}).`,
+          ),
+        ),
+      checkLimitMs,
+    );
+  });
   try {
-    await checkState(page, entry);
+    await Promise.race([checkState(page, entry, progress), stuck]);
   } finally {
+    clearTimeout(timer);
     entry.checking = false;
   }
+}
+
+const checkLimitMs = 120_000;
+interface Progress {
+  step: string;
+  state: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,7 +189,12 @@ function patchLocators(sample: Locator): void {
  * a page that is not Hearth's app (another site, or an API answer shown as a page).
  */
 async function stateName(origin: string): Promise<string | null> {
-  const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  // Two frames, or 200 ms if the page draws none (rAF stops for a page Chromium does not paint).
+  const frames = () =>
+    new Promise((done) => {
+      requestAnimationFrame(() => requestAnimationFrame(done));
+      setTimeout(done, 200);
+    });
   await frames();
   if (location.origin !== origin || !document.getElementById("root")) return null;
   const layerSelector = '[role="dialog"], [role="alertdialog"], [role="menu"]';
@@ -204,7 +231,7 @@ async function stateName(origin: string): Promise<string | null> {
   return [route, ...layers].join(" + ");
 }
 
-async function checkState(page: Page, entry: Watched): Promise<void> {
+async function checkState(page: Page, entry: Watched, progress: Progress): Promise<void> {
   let name: string | null;
   try {
     name = await page.evaluate(stateName, entry.origin);
@@ -214,6 +241,7 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
   }
   if (name === null || seen.has(name)) return;
   seen.add(name);
+  progress.state = name;
 
   const started = performance.now();
   const emulate = emulateMediaOf.get(page) ?? page.emulateMedia.bind(page);
@@ -232,6 +260,7 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
       (a, b) => Number(b.width === original?.width) - Number(a.width === original?.width),
     );
     for (const variant of ordered) {
+      progress.step = `axe at ${variant.width} px, ${variant.theme}`;
       await page.setViewportSize({ width: variant.width, height: variant.height });
       // Reduced motion: no half-faded dialog or colour mid-transition is measured.
       await emulate({ colorScheme: variant.theme, reducedMotion: "reduce" });
@@ -239,6 +268,7 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
       if (found.length) problems.push(report(`${variant.width} px, ${variant.theme}`, found));
     }
     for (const reflow of reflows) {
+      progress.step = `reflow at ${reflow.width} px`;
       await page.setViewportSize(reflow);
       const wide = await page.evaluate(overflowing);
       if (wide.length) {
@@ -255,6 +285,7 @@ async function checkState(page: Page, entry: Watched): Promise<void> {
     seen.delete(name);
     return;
   } finally {
+    progress.step = "putting the page back";
     if (!page.isClosed()) {
       if (original) await page.setViewportSize(original);
       await emulate({ colorScheme: entry.colorScheme, reducedMotion: entry.reducedMotion });
@@ -306,7 +337,10 @@ async function settle(theme: string): Promise<void> {
   document.documentElement.dataset.theme = theme;
   const deadline = performance.now() + 1_000;
   for (;;) {
-    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    await new Promise((done) => {
+      requestAnimationFrame(() => requestAnimationFrame(done));
+      setTimeout(done, 200);
+    });
     const moving = document
       .getAnimations()
       .some(
@@ -330,12 +364,16 @@ async function runAxe({ theme, tags }: { theme: string; tags: string[] }): Promi
     document.querySelector('[data-page-spinner], #main[aria-busy="true"]') !== null ||
     !(document.querySelector("h1") || shown());
   const loaded = performance.now() + 15_000;
-  while (loading() && performance.now() < loaded) {
-    await new Promise((done) => requestAnimationFrame(done));
-  }
+  // Frames, or 200 ms when the page draws none (as in stateName).
+  const frames = () =>
+    new Promise((done) => {
+      requestAnimationFrame(() => requestAnimationFrame(done));
+      setTimeout(done, 200);
+    });
+  while (loading() && performance.now() < loaded) await frames();
   const deadline = performance.now() + 1_000;
   for (;;) {
-    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    await frames();
     const moving = document
       .getAnimations()
       .some(
@@ -362,7 +400,10 @@ async function runAxe({ theme, tags }: { theme: string; tags: string[] }): Promi
 
 /** In the page: the outermost elements wider than the window, outside sideways scrollers. */
 async function overflowing(): Promise<string[]> {
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  await new Promise((done) => {
+    requestAnimationFrame(() => requestAnimationFrame(done));
+    setTimeout(done, 200);
+  });
   const root = document.documentElement;
   if (root.scrollWidth <= root.clientWidth) return [];
   const limit = root.clientWidth + 1;
