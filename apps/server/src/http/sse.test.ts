@@ -16,6 +16,11 @@ describe("server-sent events", () => {
         writes.push(String(chunk));
         return write(chunk, ...rest);
       }) as typeof reply.raw.write;
+      const end = reply.raw.end.bind(reply.raw);
+      reply.raw.end = ((chunk?: string, ...rest: never[]) => {
+        writes.push(`end: ${chunk ?? ""}`);
+        return end(chunk, ...rest);
+      }) as typeof reply.raw.end;
       // Three in one turn, then one in a later turn, then the end in that turn.
       out.send({ n: 1 }, "1");
       out.send({ n: 2 }, "2");
@@ -29,14 +34,14 @@ describe("server-sent events", () => {
   });
   afterAll(() => app.close());
 
-  it("joins a turn's events into one write and sends what is pending before it ends", async () => {
+  it("joins a turn's events into one write, and what is pending leaves with the end", async () => {
     const body = await (await fetch(`${url}/burst`)).text();
     expect(body).toBe(
       'id: 1\ndata: {"n":1}\n\nid: 2\ndata: {"n":2}\n\ndata: {"n":3}\n\nid: 4\ndata: {"n":4}\n\n',
     );
     expect(writes).toEqual([
       'id: 1\ndata: {"n":1}\n\nid: 2\ndata: {"n":2}\n\ndata: {"n":3}\n\n',
-      'id: 4\ndata: {"n":4}\n\n',
+      'end: id: 4\ndata: {"n":4}\n\n',
     ]);
   });
 });

@@ -42,10 +42,11 @@ export function openSse<E>(reply: FastifyReply, opts: { flushHeaders?: boolean }
     },
     /** Writes what was sent so far now, instead of at the end of this turn. */
     flush,
+    /** Ends the stream; what is pending leaves in the same write as the response's end. */
     end() {
       clearInterval(keepAlive);
-      flush();
-      if (!raw.writableEnded) raw.end();
+      if (!raw.writableEnded) raw.end(pending || undefined);
+      pending = "";
     },
   };
 }

@@ -34,6 +34,11 @@ export async function pipeGeneration(
       out.send(event.data, event.id);
       if (event.data.type === "done" || event.data.type === "error") {
         ended = true;
+        // The response ends with its last event, in the same write, before the reader's own
+        // cleanup: a client that stops reading at `done` then finds the response complete and
+        // sends its next request on the same connection. A new connection costs an event-loop
+        // turn to accept (libuv takes one per turn), and under load those turns are long.
+        out.end();
         break;
       }
     }
