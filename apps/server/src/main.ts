@@ -6,6 +6,14 @@ import { isDemoModel } from "./features/inference/index.ts";
 import { probeLocalServers, REAL_MODEL_COMMAND } from "./features/models/index.ts";
 
 /**
+ * Connections the kernel holds for the process before it accepts them (capped by the system's
+ * somaxconn). Node's own 511 overflowed when 1,000 clients connected at once: the dropped ones
+ * waited for their SYN's resend (1 s, then 3 s). A Node process accepts one connection per
+ * event-loop turn, so a burst waits here rather than being refused.
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
  * Starts serving and shuts down cleanly on SIGTERM/SIGINT: running replies get HEARTH_DRAIN_S to
  * finish (those left are closed as interrupted), then pools close. A second signal ends at once.
  */
@@ -15,7 +23,7 @@ export async function startServer(config: Config): Promise<Hearth> {
   // An api process never loads a model: its replies run on workers.
   if (config.role !== "api")
     hearth.inference.warmUp((err) => hearth.app.log.error({ err }, "the default model could not be loaded"));
-  const address = await hearth.app.listen({ port: config.port, host: config.host });
+  const address = await hearth.app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   hearth.app.log.info(
     { address, role: config.role, database: hearth.database.driver, queue: hearth.queue.driver },
     "Hearth is running",
