@@ -133,7 +133,18 @@ describe("HEARTH_DURABILITY_WINDOW_MS", () => {
     expect(databaseTarget(load({ HEARTH_DB_MAINTENANCE_S: "0" }))).toMatchObject({ maintenanceEveryMs: 0 });
     expect(databaseTarget(load({ DATABASE_URL: "postgres://db/hearth" }))).toEqual({
       url: "postgres://db/hearth",
+      poolMax: 30,
     });
+  });
+
+  it("sizes PostgreSQL's pool with HEARTH_DB_POOL, refusing what is not a count", () => {
+    expect(databaseTarget(load({ DATABASE_URL: "postgres://db/hearth", HEARTH_DB_POOL: "12" }))).toEqual({
+      url: "postgres://db/hearth",
+      poolMax: 12,
+    });
+    for (const bad of ["0", "-3", "2.5", "many", "1001"]) {
+      expect(() => load({ HEARTH_DB_POOL: bad }), bad).toThrow(/HEARTH_DB_POOL/);
+    }
   });
 
   it("refuses negatives, fractions, words and more than a minute, naming the variable", () => {

@@ -10,6 +10,15 @@ import { type SpeechConfig, speechConfig, speechEnv } from "./config-speech.ts";
 import { type TrainingConfig, trainingConfig, trainingEnv } from "./config-training.ts";
 
 /**
+ * PostgreSQL connections per process. A connection is held until the event loop has taken its
+ * answer, so under load each is held for a loop turn: at 500 steady streams on 2 cores, 10
+ * connections made the send's session and store reads wait (first token 1.6 s at the median),
+ * 30 halved that and 60 took it to 0.64 s (docs/PERFORMANCE.md, "The database pool").
+ * PostgreSQL's default allows 100 in all: three processes at 30, or put PgBouncer in front.
+ */
+export const DEFAULT_DB_POOL = 30;
+
+/**
  * Every setting Hearth reads, from environment variables, with its default.
  * README.md documents the same list; keep both in step.
  */
@@ -23,6 +32,8 @@ const envSchema = z.object({
   HEARTH_DB_MAINTENANCE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().optional(),
+  /** PostgreSQL connections this process may hold at once (see DEFAULT_DB_POOL). */
+  HEARTH_DB_POOL: z.coerce.number().int().min(1).max(1000).default(DEFAULT_DB_POOL),
   REDIS_URL: z.string().optional(),
   /** What this process does (`hearth start --role`): serve requests, run jobs, or both. */
   HEARTH_ROLE: z.enum(["all", "api", "worker"]).default("all"),
@@ -184,6 +195,8 @@ export interface Config {
   dbMaintenanceS: number;
   publicUrl: string | null;
   databaseUrl: string | null;
+  /** PostgreSQL only: the connections this process may hold at once. */
+  dbPool: number;
   redisUrl: string | null;
   /** `api` serves HTTP only, `worker` runs jobs and upkeep (health and metrics only), `all` both. */
   role: "all" | "api" | "worker";
@@ -377,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbMaintenanceS: e.HEARTH_DB_MAINTENANCE_S,
     publicUrl: e.PUBLIC_URL ?? null,
     databaseUrl: e.DATABASE_URL || null,
+    dbPool: e.HEARTH_DB_POOL,
     redisUrl: e.REDIS_URL || null,
     role: e.HEARTH_ROLE,
     redisPrefix: e.HEARTH_REDIS_PREFIX,

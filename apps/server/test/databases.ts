@@ -43,6 +43,9 @@ async function pgliteOnDisk(window: string): Promise<TestDatabase> {
   };
 }
 
+/** Connections per test database's pool (pool-size.test.ts opens its own with the default). */
+export const TEST_POOL_MAX = 10;
+
 export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
   if (driver === "pglite") {
     const onDisk = process.env.TEST_PGLITE_ON_DISK;
@@ -55,7 +58,9 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  // Ten connections, not a process's 30: several test files and processes share one PostgreSQL
+  // (100 connections in all).
+  const database = await openDatabase({ url: url.toString(), poolMax: TEST_POOL_MAX });
   await database.migrate();
   return {
     database,

@@ -32,6 +32,8 @@ export const QUIET_PROCESS_ENV = {
   HEARTH_SIGNUPS_PER_DAY: "0",
   HEARTH_LOCAL_SERVERS: "off",
   HOST: "127.0.0.1",
+  // Test processes share one PostgreSQL (100 connections in all) with the other test files.
+  HEARTH_DB_POOL: "10",
 } as const;
 
 export function freePort(): Promise<number> {

@@ -88,6 +88,7 @@ describe("scale-out: api and worker processes on PostgreSQL and Redis", () => {
         ...process.env,
         ...env,
         DATABASE_URL: database.url ?? "",
+        HEARTH_DB_POOL: "10",
         PORT: String(port),
         HEARTH_DATA_DIR: dataDir,
         HEARTH_WEB_DIST: path.join(dataDir, "no-web"),

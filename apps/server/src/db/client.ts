@@ -7,6 +7,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { DEFAULT_DB_POOL } from "../config.ts";
 import type { GaugeReading } from "../http/metrics.ts";
 import { openDurablePglite } from "./durable-pglite.ts";
 import { EmbeddedMaintenance, type EmbeddedStats } from "./embedded-maintenance.ts";
@@ -39,7 +40,7 @@ export interface Database {
   dumpDataDir?(): Promise<Blob>;
   /** PGlite on disk: its vacuums and checkpoints (embedded-maintenance.ts), when turned on. */
   maintenance?: EmbeddedMaintenance;
-  /** Figures for /metrics about the database itself (PGlite on disk). */
+  /** Figures for /metrics about the database itself (PGlite on disk; PostgreSQL's pool). */
   gauges?(): GaugeReading[];
 }
 
@@ -48,7 +49,11 @@ const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
 const MIGRATION_LOCK_KEY = 7_201_911;
 
 export type DatabaseTarget =
-  | { url: string }
+  | {
+      url: string;
+      /** Connections at most (default DEFAULT_DB_POOL). */
+      poolMax?: number;
+    }
   | {
       /** The data directory, or null for a database in memory (tests). */
       pgliteDir: string | null;
@@ -70,11 +75,12 @@ export const DEFAULT_MAINTENANCE_EVERY_MS = 60_000;
 /** PostgreSQL when DATABASE_URL is set, else PGlite under the data directory. */
 export function databaseTarget(config: {
   databaseUrl: string | null;
+  dbPool?: number;
   dataDir: string;
   durabilityWindowMs?: number;
   dbMaintenanceS?: number;
 }): DatabaseTarget {
-  if (config.databaseUrl) return { url: config.databaseUrl };
+  if (config.databaseUrl) return { url: config.databaseUrl, poolMax: config.dbPool };
   return {
     pgliteDir: path.join(config.dataDir, "db"),
     durabilityWindowMs: config.durabilityWindowMs ?? DEFAULT_DURABILITY_WINDOW_MS,
@@ -85,15 +91,15 @@ export function databaseTarget(config: {
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite (in memory when the dir is null). */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if ("url" in target) return openPostgres(target.url);
+  if ("url" in target) return openPostgres(target.url, target.poolMax ?? DEFAULT_DB_POOL);
   const window =
     target.durabilityWindowMs === undefined ? DEFAULT_DURABILITY_WINDOW_MS : target.durabilityWindowMs;
   return openPglite(target.pgliteDir, window, target.maintenanceEveryMs ?? 0);
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, poolMax: number): Promise<Database> {
   // Repeated statements are prepared per connection (pg-statements.ts).
-  const pool = new NamingPool({ connectionString: url, max: 10 });
+  const pool = new NamingPool({ connectionString: url, max: poolMax });
   // A pool error (server restart) must not crash the process; queries report their own errors.
   pool.on("error", () => {});
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
@@ -115,7 +121,38 @@ async function openPostgres(url: string): Promise<Database> {
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
+    gauges: () => poolGauges(pool, poolMax),
   };
+}
+
+/**
+ * The pool, read at each scrape: statements waiting for a connection mean HEARTH_DB_POOL (or
+ * PostgreSQL itself) is what requests queue for.
+ */
+function poolGauges(pool: NamingPool, poolMax: number): GaugeReading[] {
+  const gauge = (name: string, help: string, value: () => number) => ({
+    name,
+    help,
+    labelNames: [],
+    read: async () => [{ labels: {}, value: value() }],
+  });
+  return [
+    gauge(
+      "hearth_db_pool_size",
+      "PostgreSQL connections this process may hold (HEARTH_DB_POOL).",
+      () => poolMax,
+    ),
+    gauge(
+      "hearth_db_pool_busy",
+      "PostgreSQL connections running a statement now.",
+      () => pool.totalCount - pool.idleCount,
+    ),
+    gauge(
+      "hearth_db_pool_waiting",
+      "Statements waiting for a PostgreSQL connection.",
+      () => pool.waitingCount,
+    ),
+  ];
 }
 
 async function openPglite(

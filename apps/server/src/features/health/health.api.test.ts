@@ -46,6 +46,9 @@ describe.each([
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('hearth_http_requests_total{method="GET",route="/api/health",status="200"}');
     expect(res.body).toContain("hearth_process_cpu_user_seconds_total");
+    // PostgreSQL's pool, as configured for test databases (TEST_POOL_MAX); PGlite has none.
+    if (driver === "postgres") expect(res.body).toMatch(/^hearth_db_pool_size 10$/m);
+    else expect(res.body).not.toContain("hearth_db_pool_size");
   });
 
   it("asks for the metrics token when one is set", async () => {

@@ -25,6 +25,7 @@ async function startProcess(
       PORT: "0",
       HOST: "127.0.0.1",
       DATABASE_URL: databaseUrl,
+      HEARTH_DB_POOL: "10",
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: "info",
       HEARTH_SEED_DEMO: "false",
