@@ -13,7 +13,7 @@ import { type TrainingConfig, trainingConfig, trainingEnv } from "./config-train
  * PostgreSQL connections per process. A connection is held until the event loop has taken its
  * answer, so under load each is held for a loop turn: at 500 steady streams on 2 cores, 10
  * connections made the send's session and store reads wait (first token 1.6 s at the median),
- * 30 halved that and 60 took it to 0.64 s (docs/PERFORMANCE.md, "The database pool").
+ * 30 halved that and 60 took it to 0.64 s (docs/PERFORMANCE.md, "Where the first token waited").
  * PostgreSQL's default allows 100 in all: three processes at 30, or put PgBouncer in front.
  */
 export const DEFAULT_DB_POOL = 30;
