@@ -130,29 +130,28 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
  * PostgreSQL itself) is what requests queue for.
  */
 function poolGauges(pool: NamingPool, poolMax: number): GaugeReading[] {
-  const gauge = (name: string, help: string, value: () => number) => ({
-    name,
-    help,
-    labelNames: [],
-    read: async () => [{ labels: {}, value: value() }],
-  });
   return [
-    gauge(
+    unlabelledGauge(
       "hearth_db_pool_size",
       "PostgreSQL connections this process may hold (HEARTH_DB_POOL).",
       () => poolMax,
     ),
-    gauge(
+    unlabelledGauge(
       "hearth_db_pool_busy",
-      "PostgreSQL connections running a statement now.",
+      "PostgreSQL connections checked out of the pool now.",
       () => pool.totalCount - pool.idleCount,
     ),
-    gauge(
+    unlabelledGauge(
       "hearth_db_pool_waiting",
       "Statements waiting for a PostgreSQL connection.",
       () => pool.waitingCount,
     ),
   ];
+}
+
+/** A gauge with one value and no labels, read when /metrics is scraped. */
+function unlabelledGauge(name: string, help: string, value: () => number | Promise<number>): GaugeReading {
+  return { name, help, labelNames: [], read: async () => [{ labels: {}, value: await value() }] };
 }
 
 async function openPglite(
@@ -203,12 +202,8 @@ function embeddedGauges(maintenance: EmbeddedMaintenance): GaugeReading[] {
     reading ??= maintenance.stats().finally(() => setTimeout(() => (reading = null), 1000).unref());
     return reading;
   };
-  const gauge = (name: string, help: string, pick: (s: EmbeddedStats) => number) => ({
-    name,
-    help,
-    labelNames: [],
-    read: async () => [{ labels: {}, value: pick(await stats()) }],
-  });
+  const gauge = (name: string, help: string, pick: (s: EmbeddedStats) => number) =>
+    unlabelledGauge(name, help, async () => pick(await stats()));
   return [
     gauge(
       "hearth_embedded_wasm_memory_bytes",
