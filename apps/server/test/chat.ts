@@ -82,7 +82,7 @@ export const tokensOf = (messages: SseMessage[]) =>
 /**
  * Opens a new chat with a character over real HTTP (`base` from `h.listen()`); answers a function
  * that sends a message in it and answers the generate response, its event stream still unread.
- * `extra` adds fields to the generate request.
+ * `extra` adds fields to the generate request. The function carries the chat's `conversationId`.
  */
 export async function openTestChat(base: string, cookie: string, characterId: string) {
   const post = (path: string, body: unknown) =>
@@ -94,7 +94,7 @@ export async function openTestChat(base: string, cookie: string, characterId: st
   const { conversation } = (await (
     await post("/api/conversations", { character_id: characterId })
   ).json()) as ConversationCreated;
-  return (content: string, extra: Record<string, unknown> = {}) =>
+  const send = (content: string, extra: Record<string, unknown> = {}) =>
     post("/api/generate", {
       type: "text",
       conversation_id: conversation.id,
@@ -102,6 +102,7 @@ export async function openTestChat(base: string, cookie: string, characterId: st
       content,
       ...extra,
     });
+  return Object.assign(send, { conversationId: conversation.id });
 }
 
 /** Opens a new chat (openTestChat) and sends one message, answering the generation's events. */

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../src/config.ts";
+import { TEST_POOL_MAX } from "./databases.ts";
 
 /** A real `hearth start` child process, for tests of what only separate processes show (drain, scale-out). */
 export interface HearthProcess {
@@ -33,7 +34,7 @@ export const QUIET_PROCESS_ENV = {
   HEARTH_LOCAL_SERVERS: "off",
   HOST: "127.0.0.1",
   // Test processes share one PostgreSQL (100 connections in all) with the other test files.
-  HEARTH_DB_POOL: "10",
+  HEARTH_DB_POOL: String(TEST_POOL_MAX),
 } as const;
 
 export function freePort(): Promise<number> {

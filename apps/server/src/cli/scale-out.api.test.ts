@@ -14,7 +14,12 @@ import type {
 } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../../test/databases.ts";
+import {
+  createTestDatabase,
+  TEST_POOL_MAX,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from "../../test/databases.ts";
 import { TEST_MODEL_PATH } from "../../test/model.ts";
 import { repoRoot } from "../config.ts";
 
@@ -88,7 +93,7 @@ describe("scale-out: api and worker processes on PostgreSQL and Redis", () => {
         ...process.env,
         ...env,
         DATABASE_URL: database.url ?? "",
-        HEARTH_DB_POOL: "10",
+        HEARTH_DB_POOL: String(TEST_POOL_MAX),
         PORT: String(port),
         HEARTH_DATA_DIR: dataDir,
         HEARTH_WEB_DIST: path.join(dataDir, "no-web"),

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ApiError, Health } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_POOL_MAX } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 
 describe.each([
@@ -47,7 +48,8 @@ describe.each([
     expect(res.body).toContain('hearth_http_requests_total{method="GET",route="/api/health",status="200"}');
     expect(res.body).toContain("hearth_process_cpu_user_seconds_total");
     // PostgreSQL's pool, as configured for test databases (TEST_POOL_MAX); PGlite has none.
-    if (driver === "postgres") expect(res.body).toMatch(/^hearth_db_pool_size 10$/m);
+    if (driver === "postgres")
+      expect(res.body).toMatch(new RegExp(`^hearth_db_pool_size ${TEST_POOL_MAX}$`, "m"));
     else expect(res.body).not.toContain("hearth_db_pool_size");
   });
 

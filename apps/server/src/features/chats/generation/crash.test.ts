@@ -7,7 +7,7 @@ import type { ConversationCreated, GenerationEvent, MessagePage } from "@hearth/
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, tokensOf } from "../../../../test/chat.ts";
-import { createTestDatabase, TEST_REDIS_URL } from "../../../../test/databases.ts";
+import { createTestDatabase, TEST_POOL_MAX, TEST_REDIS_URL } from "../../../../test/databases.ts";
 import { TEST_MODEL_PATH } from "../../../../test/model.ts";
 import { repoRoot } from "../../../config.ts";
 import { updateUser } from "../../accounts/queries.ts";
@@ -25,7 +25,7 @@ async function startProcess(
       PORT: "0",
       HOST: "127.0.0.1",
       DATABASE_URL: databaseUrl,
-      HEARTH_DB_POOL: "10",
+      HEARTH_DB_POOL: String(TEST_POOL_MAX),
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: "info",
       HEARTH_SEED_DEMO: "false",

@@ -1,7 +1,6 @@
 import { Agent, type IncomingMessage, request } from "node:http";
-import type { ConversationCreated } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertTestCharacter } from "../../../../test/chat.ts";
+import { insertTestCharacter, openTestChat } from "../../../../test/chat.ts";
 import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
 import { startRecordingServer } from "../../../../test/recording-openai-server.ts";
 
@@ -77,18 +76,13 @@ describe.each(["pglite", "postgres"] as const)("a reply's stream ends with its d
   it("ends the response with `done`, and the next message goes on the same connection", async () => {
     const user = await h.signUp({ name: "Reuse" });
     const character = await insertTestCharacter(h.database.db, user.id);
-    const created = await fetch(`${base}/api/conversations`, {
-      method: "POST",
-      headers: { cookie: user.cookie, "content-type": "application/json" },
-      body: JSON.stringify({ character_id: character.id }),
-    });
-    const { conversation } = (await created.json()) as ConversationCreated;
+    const { conversationId } = await openTestChat(base, user.cookie, character.id);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const first = await sendUntilDone(agent, user.cookie, conversation.id);
+      const first = await sendUntilDone(agent, user.cookie, conversationId);
       expect(first.completeAtDone).toBe(true);
       // The chat is free again once its reply is stored, before `done` goes out.
-      const second = await sendUntilDone(agent, user.cookie, conversation.id);
+      const second = await sendUntilDone(agent, user.cookie, conversationId);
       expect(second).toEqual({ reused: true, completeAtDone: true });
     } finally {
       agent.destroy();
