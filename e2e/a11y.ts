@@ -72,14 +72,14 @@ export async function checkA11y(page: Page): Promise<void> {
   entry.checking = true;
   // A check that never ends would show only as the test's own timeout minutes later, with no
   // word of where it stuck (a CI run once did): it fails after two minutes, naming its step.
-  const progress = { step: "naming the state", state: "" };
+  const progress: Progress = { step: "naming the state", state: "" };
   let timer: NodeJS.Timeout | undefined;
   const stuck = new Promise<never>((_, fail) => {
     timer = setTimeout(
       () =>
         fail(
           new Error(
-            `The accessibility check of "${progress.state}" did not end in 120 s (${progress.step}).`,
+            `The accessibility check of ${progress.state ? `"${progress.state}"` : "a state not yet named"} did not end in ${checkLimitMs / 1000} s (${progress.step}).`,
           ),
         ),
       checkLimitMs,
