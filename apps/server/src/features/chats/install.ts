@@ -4,6 +4,7 @@ import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "../accounts/index.ts";
 import { afterReply, installAutoMemory } from "../memories/index.ts";
 import { chatEditRoutes } from "./edit-routes.ts";
+import type { AcceptContext } from "./generation/accept-queries.ts";
 import { runImageGeneration } from "./generation/image-worker.ts";
 import { imageCapacity, isImageGeneration } from "./generation/images.ts";
 import { memberBackendChooser } from "./generation/member-model.ts";
@@ -46,7 +47,7 @@ export async function installChat(
     MEMBER_KEY_CAPACITY,
     ...(deps.images?.backend ? [imageCapacity(deps.images)] : []),
   ];
-  const run = (generation: GenerationRow, interrupt: AbortSignal) => {
+  const run = (generation: GenerationRow, interrupt: AbortSignal, handoff?: AcceptContext) => {
     const workerDeps: WorkerDeps = {
       db,
       bus,
@@ -62,9 +63,9 @@ export async function installChat(
     // A picture waits in the same line, for the image server's slots (generation/images.ts).
     if (deps.images && isImageGeneration(generation.capacityKey))
       return runImageGeneration({ ...workerDeps, images: deps.images }, generation, interrupt);
-    return runGeneration(workerDeps, generation, interrupt);
+    return runGeneration(workerDeps, generation, interrupt, handoff);
   };
-  const line = new LineDispatcher({
+  const line = new LineDispatcher<AcceptContext>({
     db,
     workerId: WORKER_ID,
     capacities,
@@ -76,7 +77,7 @@ export async function installChat(
     ...deps,
     // An api process only enqueues; the others wake their own line at once, and enqueue only
     // what it did not take.
-    wakeHere: deps.config.role === "api" ? undefined : (id) => line.claimHere(id),
+    wakeHere: deps.config.role === "api" ? undefined : (id, handoff) => line.claimHere(id, handoff),
     logWakeFailure: (err) => app.log.error({ err }, "could not queue a reply's wake-up"),
   });
   // A few wake-ups at once share one claim pass; while this process is full they wait, so other

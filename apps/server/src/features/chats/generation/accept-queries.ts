@@ -42,6 +42,9 @@ export async function acceptContext(db: Db, conversationId: string) {
   };
 }
 
+/** What `acceptContext` reads: the worker takes it from the accept when the reply is claimed at once. */
+export type AcceptContext = NonNullable<Awaited<ReturnType<typeof acceptContext>>>;
+
 /**
  * acceptContext's statement, built once per database and prepared (issue 15 item 4: building
  * this select's SQL was an eighth of an accept's CPU).
@@ -96,23 +99,28 @@ export interface SendTurn {
  * the user's message and the empty reply (in that order of `seq`) with the conversation's summary,
  * records the generation with its place in the scheduler's line, and counts the day's message.
  * Nothing is written when the claim fails (null: 409). Also answers the reply's place in line
- * for its capacity, counted as `placeInQueue` does.
+ * for its capacity, counted as `placeInQueue` does, and the conversation's new message count.
  */
 export async function storeSend(
   db: Db,
   t: SendTurn,
-): Promise<{ userMessage: MessageRow; reply: MessageRow; position: number } | null> {
+): Promise<{ userMessage: MessageRow; reply: MessageRow; position: number; messageCount: number } | null> {
   const userAt = new Date();
   // A millisecond apart, as when they were two statements: "newest first" by time stays exact.
   const replyAt = new Date(userAt.getTime() + 1);
   const ids = { user: randomUUID(), reply: randomUUID() };
-  const { rows } = await db.execute<{ id: string; seq: string | number; position: number }>(sql`
+  const { rows } = await db.execute<{
+    id: string;
+    seq: string | number;
+    position: number;
+    message_count: number;
+  }>(sql`
     with claimed as (
       update conversations set active_generation_id = ${t.generationId},
         message_count = message_count + 2, last_message_preview = '', last_message_role = 'bot',
         last_message_at = ${replyAt.toISOString()}::timestamptz, updated_at = ${replyAt.toISOString()}::timestamptz
       where id = ${t.conversationId} and active_generation_id is null
-      returning id),
+      returning id, message_count),
     added as (
       insert into messages (id, conversation_id, role, content, alternatives, state, created_at, updated_at)
       select v.id, claimed.id, v.role, v.content, jsonb_build_array(v.content), v.state, v.at, v.at
@@ -139,7 +147,7 @@ export async function storeSend(
       select count(*)::int + 1 from generations o
       where o.status = 'queued' and o.capacity_key = ${t.capacityKey}
         and (o.turn_at, o.created_at, o.id) < (${t.turnAt.toISOString()}::timestamptz, now(), ${t.generationId})
-    ) as position
+    ) as position, (select message_count from claimed) as message_count
     from added order by added.seq`);
   if (rows.length !== 2) return null;
   const row = (id: string, role: "user" | "bot", content: string, at: Date): MessageRow => ({
@@ -163,5 +171,7 @@ export async function storeSend(
     userMessage: row(ids.user, "user", t.content, userAt),
     reply: row(ids.reply, "bot", "", replyAt),
     position: Number(rows[0]?.position ?? 1),
+    /** The conversation's message count with both new messages. */
+    messageCount: Number(rows[0]?.message_count),
   };
 }

@@ -1,9 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { ServerResponse } from "node:http";
+import type { PromptReport } from "@hearth/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, openTestChat, readSse } from "../../../../test/chat.ts";
 import { gatedServer } from "../../../../test/gated-openai-server.ts";
 import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
+import { conversations, messages } from "../schema.ts";
 import { GENERATE_JOB } from "./service.ts";
 
 /**
@@ -106,5 +110,64 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
       db.execute = execute;
       ServerResponse.prototype.write = write;
     }
+  });
+
+  it("hands what the accept read to the worker that takes the reply at once, as the store left it", async () => {
+    const user = await h.signUp({ name: "Handoff" });
+    const character = await insertTestCharacter(h.database.db, user.id);
+    const send = await openTestChat(base, user.cookie, character.id);
+    // A history longer than the model's window, so the prompt leaves the oldest messages out.
+    const db = h.database.db;
+    const earlier = 40;
+    for (let i = 0; i < earlier; i++) {
+      const content = `${i % 2 ? "The road went on" : "We walked"} ${"and on, ".repeat(120)}(${i})`;
+      await db.insert(messages).values({
+        id: randomUUID(),
+        conversationId: send.conversationId,
+        role: i % 2 ? "bot" : "user",
+        content,
+        alternatives: [content],
+      });
+    }
+    const [before] = await db
+      .select({ n: conversations.messageCount })
+      .from(conversations)
+      .where(eq(conversations.id, send.conversationId));
+    const stored = (before?.n ?? 0) + earlier;
+    await db
+      .update(conversations)
+      .set({ messageCount: stored })
+      .where(eq(conversations.id, send.conversationId));
+    // The accept's context statement (its persona subquery is its own), as the driver is sent it.
+    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = client.query;
+    let contextReads = 0;
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+      if (text?.includes("json_build_object('id'")) contextReads++;
+      return query.apply(this, args);
+    };
+    const asked = model.answering.length;
+    let res: Response;
+    try {
+      res = await send("Where does it end?");
+      expect(res.status).toBe(200);
+      await model.received(asked + 1);
+    } finally {
+      client.query = query;
+    }
+    // Read by the accept only: the worker took it from the accept.
+    expect(contextReads).toBe(1);
+    model.release();
+    const events = await readSse(res, (m) => m.event.type === "done");
+    const done = events.at(-1)?.event;
+    if (done?.type !== "done" || !done.message) throw new Error("no done");
+    const report = (await (
+      await fetch(`${base}/api/messages/${done.message.id}/prompt`, { headers: { cookie: user.cookie } })
+    ).json()) as PromptReport;
+    // Every message before the reply is either in the prompt or counted as left out: the count
+    // handed over includes the two messages the send stored.
+    expect(report.history_left_out).toBeGreaterThan(0);
+    expect(report.history_left_out + report.history_messages).toBe(stored + 1);
   });
 });

@@ -242,4 +242,44 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
       await db.update(generations).set({ status: "done" }).where(eq(generations.capacityKey, own.key));
     }
   });
+
+  it("hands the accept's context to the worker only when the accept's own pass takes the reply", async () => {
+    const one = { key: "server:http://handoff", limit: 1, perProcess: false };
+    const given: [string, unknown][] = [];
+    const ends = new Map<string, () => void>();
+    const line = new LineDispatcher<string>({
+      db,
+      workerId: "w-handoff",
+      capacities: () => [one],
+      concurrency: 2,
+      run: (generation, _interrupt, handoff) => {
+        given.push([generation.id, handoff]);
+        return new Promise<void>((resolve) => ends.set(generation.id, resolve));
+      },
+      log: (error) => {
+        throw error;
+      },
+    });
+    try {
+      const first = await queue(await member(), PLACES.free, one);
+      expect(await line.claimHere(first, "first's context")).toBe(true);
+      // The capacity's one slot is taken: this pass leaves the second in line.
+      const second = await queue(await member(), PLACES.free, one);
+      expect(await line.claimHere(second, "second's context")).toBe(false);
+      // The first's end frees the slot; the pass that takes the second has nothing handed over
+      // (the reply may have waited long, so its worker reads afresh).
+      await finish(first);
+      ends.get(first)?.();
+      await expect.poll(() => given.length).toBe(2);
+      expect(given).toEqual([
+        [first, "first's context"],
+        [second, undefined],
+      ]);
+      ends.get(second)?.();
+    } finally {
+      for (const end of ends.values()) end();
+      await line.drain(1000);
+      await db.update(generations).set({ status: "done" }).where(eq(generations.capacityKey, one.key));
+    }
+  });
 });

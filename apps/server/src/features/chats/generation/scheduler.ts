@@ -36,7 +36,7 @@ const MAX_BATCH = 64;
  * (scheduler-queries.ts), and every reply that ends looks again. The order is the database's,
  * one line for every process; passes that overlap share one.
  */
-export class LineDispatcher {
+export class LineDispatcher<Handoff = unknown> {
   private running = 0;
   private passing: Promise<void> | null = null;
   private again = false;
@@ -48,6 +48,8 @@ export class LineDispatcher {
   private hurried = false;
   /** Ids of the replies this process started lately, oldest first (at most TAKEN_KEPT). */
   private taken = new Set<string>();
+  /** What the accept of a reply being claimed here now handed over for its worker (claimHere). */
+  private handoffs = new Map<string, Handoff>();
 
   constructor(
     private deps: {
@@ -56,7 +58,8 @@ export class LineDispatcher {
       capacities: () => readonly Capacity[];
       /** Replies this process runs at once. */
       concurrency: number;
-      run: (generation: GenerationRow, interrupt: AbortSignal) => Promise<void>;
+      /** `handoff`: what the reply's accept handed to claimHere, when this pass took it. */
+      run: (generation: GenerationRow, interrupt: AbortSignal, handoff?: Handoff) => Promise<void>;
       log: (error: unknown) => void;
     },
   ) {}
@@ -82,15 +85,19 @@ export class LineDispatcher {
   /**
    * A wake-up from this process's own accept: a claim pass now if a slot is free here. Answers
    * whether this process took that reply; when it did not (full here, its capacity busy, the
-   * claim failed, draining), the caller wakes the other processes.
+   * claim failed, draining), the caller wakes the other processes. `handoff` goes to the reply's
+   * worker if this pass takes it; a reply taken later reads afresh (it may have waited long).
    */
-  async claimHere(generationId: string): Promise<boolean> {
+  async claimHere(generationId: string, handoff?: Handoff): Promise<boolean> {
     if (this.running >= this.deps.concurrency) return false;
+    if (handoff !== undefined) this.handoffs.set(generationId, handoff);
     try {
       await this.pass();
     } catch (error) {
       this.deps.log(error);
       return false;
+    } finally {
+      this.handoffs.delete(generationId);
     }
     return this.took(generationId);
   }
@@ -163,8 +170,10 @@ export class LineDispatcher {
     this.taken.add(generation.id);
     if (this.taken.size > TAKEN_KEPT) this.taken.delete(this.taken.values().next().value as string);
     const interrupt = new AbortController();
+    const handoff = this.handoffs.get(generation.id);
+    this.handoffs.delete(generation.id);
     const ended = this.deps
-      .run(generation, interrupt.signal)
+      .run(generation, interrupt.signal, handoff)
       .catch(this.deps.log)
       .finally(() => {
         this.running -= 1;
@@ -183,7 +192,7 @@ export class LineDispatcher {
  * of a reply this process already started asks for nothing (it was about one claim in three:
  * docs/PERFORMANCE.md). One taken as this process began to drain goes back for another process.
  */
-export function takeWakeUp(line: LineDispatcher, queue: JobQueue, jobName: string) {
+export function takeWakeUp<H>(line: LineDispatcher<H>, queue: JobQueue, jobName: string) {
   return async (data: { generationId?: string; wake?: boolean }): Promise<void> => {
     if (data.generationId && line.took(data.generationId)) return;
     if (!(await line.wake())) await queue.enqueue(jobName, { wake: true });

@@ -12,7 +12,7 @@ import { toMessage } from "../mappers.ts";
 import { assertChattable, assertOwnsConversation } from "../policy.ts";
 import { addAlternative, appendMessage, findMessage, lastMessage, writeReply } from "../queries.ts";
 import type { MessageRow } from "../schema.ts";
-import { acceptContext, storeSend } from "./accept-queries.ts";
+import { type AcceptContext, acceptContext, storeSend } from "./accept-queries.ts";
 import { assertMessageFits, countingBackend } from "./budget.ts";
 import { assertMayMakeImages } from "./image-policy.ts";
 import { GUIDELINES_MESSAGE, promptRefusal, UNDERAGE_MESSAGE } from "./image-worker.ts";
@@ -34,9 +34,11 @@ export interface GenerationDeps {
   inference: InferenceService;
   /**
    * This process's own line, when it runs replies: a claim pass at once; answers whether it took
-   * that reply (then no other process needs waking for it).
+   * that reply (then no other process needs waking for it). `handoff` is what the accept read, as
+   * it stands after the store: the worker that takes the reply in this pass starts from it
+   * instead of reading it again (one round trip less before the first token).
    */
-  wakeHere?: (generationId: string) => Promise<boolean>;
+  wakeHere?: (generationId: string, handoff?: AcceptContext) => Promise<boolean>;
   /** Image generation (issue 16); absent or without a backend: the Image button's request is refused plainly. */
   images?: ImageServices;
   /** Where a lost wake-up is reported (the line's periodic look still finds the reply). */
@@ -140,6 +142,7 @@ export class GenerationService {
     let userMessage: MessageRow | null = null;
     let reply: MessageRow | null = null;
     let position: number | null = null;
+    let handoff: AcceptContext | undefined;
     if (req.action === "send") {
       // Claim, both messages, the generation and the day's count: one statement (accept-queries.ts).
       const stored = await storeSend(db, {
@@ -155,6 +158,15 @@ export class GenerationService {
       });
       if (!stored) throw conflict();
       ({ userMessage, reply, position } = stored);
+      // The conversation as the store left it: the worker counts the history it leaves out from it.
+      handoff = {
+        ...context,
+        conversation: {
+          ...conversation,
+          messageCount: stored.messageCount,
+          activeGenerationId: generationId,
+        },
+      };
     } else {
       if (!(await claimConversation(db, conversation.id, generationId))) throw conflict();
       try {
@@ -182,6 +194,7 @@ export class GenerationService {
       reply,
       position,
       target,
+      handoff,
     });
   }
 
@@ -287,10 +300,11 @@ export class GenerationService {
       reply: MessageRow | null;
       position: number | null;
       target: MessageRow | null;
+      handoff?: AcceptContext;
     },
   ): Promise<StartedGeneration> {
     const { deps } = this;
-    const { userMessage, reply, position, target } = made;
+    const { userMessage, reply, position, target, handoff } = made;
     try {
       const started: GenerationEvent = {
         type: "started",
@@ -307,7 +321,7 @@ export class GenerationService {
       // several Redis scripts and a claim elsewhere). Neither holds up the answer: if the queue's
       // is lost, the line's periodic look wakes a worker.
       const wake = () => {
-        (deps.wakeHere?.(generationId) ?? Promise.resolve(false))
+        (deps.wakeHere?.(generationId, handoff) ?? Promise.resolve(false))
           .then((takenHere) =>
             takenHere
               ? undefined

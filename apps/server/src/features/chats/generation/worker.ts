@@ -12,7 +12,7 @@ import { toMessage } from "../mappers.ts";
 import { buildPromptWithin, type HistoryMessage, type PromptMode, PromptTooLongError } from "../prompt.ts";
 import { historyWithin, writeReply } from "../queries.ts";
 import type { GenerationRow, MessageRow } from "../schema.ts";
-import { acceptContext } from "./accept-queries.ts";
+import { type AcceptContext, acceptContext } from "./accept-queries.ts";
 import { generationBudget, promptCharacter, tooLongMessage } from "./budget.ts";
 import { storeFinishedReply } from "./finished-reply-queries.ts";
 import { heartbeatWriter } from "./heartbeats.ts";
@@ -64,12 +64,14 @@ const STREAM_TTL_S = 120;
 /**
  * Runs one generation a worker has claimed (scheduler.ts): prompt, model, tokens to the bus,
  * the reply to the database. `interrupt` (a drain's deadline) ends it as interrupted, with
- * everything generated so far kept.
+ * everything generated so far kept. `handoff`: what the reply's accept read, when this process
+ * claimed the reply right after it (then it is not read again).
  */
 export async function runGeneration(
   deps: WorkerDeps,
   gen: GenerationRow,
   interrupt?: AbortSignal,
+  handoff?: AcceptContext,
 ): Promise<void> {
   const { db, bus } = deps;
   const generationId = gen.id;
@@ -97,9 +99,10 @@ export async function runGeneration(
       );
   };
   try {
-    // Every round trip here is first-token time. The same one-statement read as the accept (conversation, live character, persona, the
-    // member's model setting, and its owner, whose reply this is and whose permissions apply).
-    const context = await acceptContext(db, gen.conversationId);
+    // Every round trip here is first-token time. The same one-statement read as the accept
+    // (conversation, live character, persona, the member's model setting, and its owner, whose
+    // reply this is and whose permissions apply), or the accept's own when it handed it over.
+    const context = handoff ?? (await acceptContext(db, gen.conversationId));
     if (!context) throw new LlmError("This conversation no longer exists.", "bad_request");
     const viewer =
       context.owner.id === gen.userId ? viewerFromUser(context.owner) : await findViewer(db, gen.userId);
