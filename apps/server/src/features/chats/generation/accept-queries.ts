@@ -5,6 +5,8 @@ import { perDatabase } from "../../../db/per-database.ts";
 import { users } from "../../accounts/schema.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
+import { conversationLorebooks } from "../../lorebooks/schema.ts";
+import { memories } from "../../memories/schema.ts";
 import { FALLBACK_USER_NAME, type PromptPersona } from "../../personas/index.ts";
 import { personas } from "../../personas/schema.ts";
 import { conversations, dailyUsage, type MessageRow } from "../schema.ts";
@@ -20,6 +22,8 @@ import { utcDay } from "./queries.ts";
  * and of its owner (who must be the viewer, checked after) today's usage, the chosen default
  * model, the own-key mode, whether they blocked the character's creator, and the persona the
  * prompt would use (the chat's, else their default, else their name; personas/prompt.ts's rule).
+ * The worker reads the same (or is handed it): whether the chat has memories or attached books
+ * spares most prompts those two reads.
  */
 export async function acceptContext(db: Db, conversationId: string) {
   const [row] = await acceptContextQuery(db).execute({ conversationId, day: utcDay() });
@@ -39,6 +43,9 @@ export async function acceptContext(db: Db, conversationId: string) {
     sentToday: Number(row.sentToday),
     creatorBlocked: Boolean(row.creatorBlocked),
     persona,
+    /** Whether the chat has memories or attached books: the worker reads them only then. */
+    hasMemories: Boolean(row.hasMemories),
+    hasAttachedBooks: Boolean(row.hasAttachedBooks),
   };
 }
 
@@ -73,6 +80,10 @@ function buildAcceptContext(db: Db) {
           and (${personas.id}::text = ${conversations.userPersonaId} or ${personas.isDefault})
         order by (${personas.id}::text = ${conversations.userPersonaId}) is true desc
         limit 1)`,
+      hasMemories: sql<boolean>`exists (select 1 from ${memories}
+        where ${memories.conversationId} = ${conversations.id})`,
+      hasAttachedBooks: sql<boolean>`exists (select 1 from ${conversationLorebooks}
+        where ${conversationLorebooks.conversationId} = ${conversations.id})`,
     })
     .from(conversations)
     .innerJoin(users, eq(users.id, conversations.userId))

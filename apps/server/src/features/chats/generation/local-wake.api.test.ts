@@ -7,6 +7,7 @@ import { insertTestCharacter, openTestChat, readSse } from "../../../../test/cha
 import { gatedServer } from "../../../../test/gated-openai-server.ts";
 import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
+import { personAs } from "../../characters/test-support.ts";
 import { conversations, messages } from "../schema.ts";
 import { GENERATE_JOB } from "./service.ts";
 
@@ -169,5 +170,39 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
     // handed over includes the two messages the send stored.
     expect(report.history_left_out).toBeGreaterThan(0);
     expect(report.history_left_out + report.history_messages).toBe(stored + 1);
+  });
+
+  it("reads no memories or attached books for a chat that has none (a member who could have both)", async () => {
+    const writer = await personAs(h, "premium", "Reads");
+    const character = await insertTestCharacter(h.database.db, writer.id as string);
+    const send = await openTestChat(base, writer.cookie as string, character.id);
+    const db = h.database.db;
+    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = client.query;
+    const reads: string[] = [];
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+      // The context's own exists() checks name both tables too; only the reads of their rows count.
+      if (
+        text &&
+        !text.includes("json_build_object('id'") &&
+        /from "?(memories|conversation_lorebooks)"?\b/.test(text)
+      )
+        reads.push(text.slice(0, 80));
+      return query.apply(this, args);
+    };
+    const asked = model.answering.length;
+    let res: Response;
+    try {
+      res = await send("Nothing to remember yet");
+      expect(res.status).toBe(200);
+      await model.received(asked + 1);
+    } finally {
+      client.query = query;
+    }
+    expect(reads).toEqual([]);
+    model.release();
+    const events = await readSse(res, (m) => m.event.type === "done");
+    expect(events.at(-1)?.event.type).toBe("done");
   });
 });

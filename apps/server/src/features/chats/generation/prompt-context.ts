@@ -73,6 +73,8 @@ export async function gatherPromptContext(
     character: Pick<CharacterRow, "characterBook">;
     /** The conversation's attached books (`attachedBooks`), read beside the history. */
     attached: Lorebook[];
+    /** Whether the conversation has memories (none: nothing to recall, and no round trip for it). */
+    hasMemories: boolean;
     permissions: readonly string[];
     history: HistoryMessage[];
     /** Tokens the prompt may use (window less the reply's reserve). */
@@ -90,16 +92,18 @@ export async function gatherPromptContext(
     countTokens: input.countTokens,
     maxTokens: Math.floor(input.promptTokens * LORE_SHARE),
   });
-  const memories = await recallMemories(db, {
-    conversationId: input.conversationId,
-    permissions: input.permissions,
-    site,
-    text: texts.slice(-RECALL_TURNS).join("\n"),
-    promptTokens: input.promptTokens,
-    countTokens: input.countTokens,
-    embedder: input.embedder,
-    onVectorError: input.onVectorError,
-  });
+  const memories = !input.hasMemories
+    ? []
+    : await recallMemories(db, {
+        conversationId: input.conversationId,
+        permissions: input.permissions,
+        site,
+        text: texts.slice(-RECALL_TURNS).join("\n"),
+        promptTokens: input.promptTokens,
+        countTokens: input.countTokens,
+        embedder: input.embedder,
+        onVectorError: input.onVectorError,
+      });
   return {
     context: {
       loreBefore: loreText(activation, "before_char"),

@@ -108,8 +108,8 @@ export async function runGeneration(
       context.owner.id === gen.userId ? viewerFromUser(context.owner) : await findViewer(db, gen.userId);
     const { conversation, character, persona } = context;
     if (!character || !viewer) throw new LlmError("The character or the account is gone.", "bad_request");
-    // Read while the backend is chosen and the history read.
-    const attached = attachedBooks(db, conversation.id);
+    // Read while the backend is chosen and the history read (only a chat with books has any).
+    const attached = context.hasAttachedBooks ? attachedBooks(db, conversation.id) : Promise.resolve([]);
 
     const entry = deps.inference.entry(gen.modelId ?? "") ?? deps.inference.defaultEntry;
     const backend = deps.backendFor
@@ -141,6 +141,7 @@ export async function runGeneration(
       conversationId: conversation.id,
       character,
       attached: await attached,
+      hasMemories: context.hasMemories,
       permissions: viewer.permissions,
       history,
       promptTokens: budget - sampling.maxTokens,
