@@ -4,9 +4,10 @@
 // (self time by function and by package), the accept's median and its CPU per request.
 // Run: npx tsx bench/accept-cpu.ts   (HEARTH_BENCH_DRIVER=postgres|pglite)
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout } from "node:timers/promises";
 import { createTestDatabase, TEST_REDIS_URL } from "../apps/server/test/databases.ts";
 import { type Client, newClient, standInEnv, startHearth } from "./concurrency-lib.ts";
 import { median } from "./report.ts";
@@ -40,6 +41,14 @@ if (DRIVER === "postgres") {
 const profiling = process.env.HEARTH_BENCH_PROFILE !== "0";
 // HEARTH_BENCH_NODE_ARGS: more node options for the server (a preload that traces, say).
 const extraArgs = (process.env.HEARTH_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+// HEARTH_BENCH_COUNTS=1: the server counts its statements, Redis commands and socket writes in
+// the measured phase (bench/count-calls.cjs); printed per send.
+const COUNTING = process.env.HEARTH_BENCH_COUNTS === "1";
+const countsFile = path.join(profDir, "counts.json");
+if (COUNTING) {
+  extraArgs.push("--require", path.join(import.meta.dirname, "count-calls.cjs"));
+  env.HEARTH_BENCH_COUNTS_FILE = countsFile;
+}
 const hearth = await startHearth(root, env, [
   ...(profiling ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []),
   ...extraArgs,
@@ -95,7 +104,7 @@ for (const client of clients.slice(0, WARMUP)) await send(client);
 // HEARTH_BENCH_PHASE_SIGNAL=1: SIGUSR2 to the server as the measured phase starts and ends (a
 // preload in HEARTH_BENCH_NODE_ARGS that counts statements and writes can cut its counts there).
 const markPhase = () => {
-  if (process.env.HEARTH_BENCH_PHASE_SIGNAL === "1") hearth.child.kill("SIGUSR2");
+  if (COUNTING || process.env.HEARTH_BENCH_PHASE_SIGNAL === "1") hearth.child.kill("SIGUSR2");
 };
 markPhase();
 const times: number[] = [];
@@ -108,6 +117,25 @@ const cpuMs = ((hearth.cpu() - cpuBefore) * 1000) / SENDS;
 console.log(
   `${DRIVER}: ${SENDS} sends one at a time: request → started median ${median(times).toFixed(2)} ms; Hearth CPU ${cpuMs.toFixed(2)} ms per accept`,
 );
+if (COUNTING) {
+  // Written by the server as it takes the phase's second signal.
+  for (let waited = 0; !existsSync(countsFile) && waited < 5000; waited += 50) await setTimeout(50);
+  const counts = JSON.parse(readFileSync(countsFile, "utf8")) as {
+    statements: Record<string, number>;
+    statementTotal: number;
+    redis: Record<string, number>;
+    redisTotal: number;
+    socketWrites: number;
+  };
+  const per = (n: number) => (n / SENDS).toFixed(2);
+  console.log(
+    `per send: ${per(counts.statementTotal)} PostgreSQL statements, ${per(counts.redisTotal)} Redis commands, ${per(counts.socketWrites)} socket writes`,
+  );
+  for (const [shape, n] of Object.entries(counts.statements).sort((a, b) => b[1] - a[1]))
+    console.log(`  ${per(n).padStart(6)}  ${shape}`);
+  for (const [name, n] of Object.entries(counts.redis).sort((a, b) => b[1] - a[1]))
+    console.log(`  ${per(n).padStart(6)}  redis ${name}`);
+}
 const stopStart = performance.now();
 await hearth.stop();
 const stopMs = performance.now() - stopStart;

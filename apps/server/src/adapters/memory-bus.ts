@@ -1,4 +1,5 @@
 import type { BusEvent, EventBus } from "../ports/bus.ts";
+import { watchFor } from "./notice-watchers.ts";
 
 interface Stream {
   events: BusEvent[];
@@ -11,6 +12,8 @@ interface Stream {
 export class MemoryEventBus implements EventBus {
   readonly driver = "in-process" as const;
   private streams = new Map<string, Stream>();
+  private notices = new Map<string, { data: unknown; expiry: NodeJS.Timeout }>();
+  private watchers = new Map<string, Set<(data: unknown) => void>>();
 
   private stream(name: string): Stream {
     let s = this.streams.get(name);
@@ -67,6 +70,21 @@ export class MemoryEventBus implements EventBus {
     s.expiry.unref();
   }
 
+  async notify(name: string, data: unknown, ttlSeconds: number): Promise<void> {
+    const kept = this.notices.get(name);
+    if (kept) clearTimeout(kept.expiry);
+    const expiry = setTimeout(() => this.notices.delete(name), ttlSeconds * 1000);
+    expiry.unref();
+    this.notices.set(name, { data, expiry });
+    for (const take of [...(this.watchers.get(name) ?? [])]) take(data);
+  }
+
+  watch<T>(name: string, signal: AbortSignal): Promise<T | null> {
+    const kept = this.notices.get(name);
+    if (kept) return Promise.resolve(kept.data as T);
+    return watchFor<T>(this.watchers, name, signal);
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
@@ -75,5 +93,8 @@ export class MemoryEventBus implements EventBus {
       for (const wake of s.wake) wake();
     }
     this.streams.clear();
+    for (const n of this.notices.values()) clearTimeout(n.expiry);
+    this.notices.clear();
+    for (const set of this.watchers.values()) for (const take of [...set]) take(null);
   }
 }

@@ -191,6 +191,25 @@ describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {
     expect(await reading).toEqual([]);
     await bus.ping();
   });
+
+  it("gives a watch the notice kept from before it began, or the one sent while it waits; an aborted watch ends with null", async () => {
+    const bus = make();
+    const kept = new AbortController();
+    await bus.notify("gen:1:stop", { type: "stop" }, 60);
+    expect(await bus.watch("gen:1:stop", kept.signal)).toEqual({ type: "stop" });
+
+    const live = new AbortController();
+    const waiting = bus.watch<{ n: number }>("gen:2:stop", live.signal);
+    await bus.notify("gen:2:stop", { n: 2 }, 60);
+    expect(await waiting).toEqual({ n: 2 });
+
+    // A notice for another name is not this watch's; aborting ends it.
+    const quiet = new AbortController();
+    const unanswered = bus.watch("gen:3:stop", quiet.signal);
+    await bus.notify("gen:4:stop", { n: 4 }, 60);
+    quiet.abort();
+    expect(await unanswered).toBeNull();
+  });
 });
 
 describe("RedisEventBus across processes", () => {
@@ -201,6 +220,27 @@ describe("RedisEventBus across processes", () => {
     open.push(here, there);
     return { here, there, shared };
   };
+
+  it("tells a notice to another process's watch on the channel, and keeps it for a watch there that begins later", async () => {
+    const { here, there, shared } = pair();
+    // Kept: sent here before the watch there began.
+    await here.notify("gen:a:stop", { type: "stop" }, 60);
+    expect(await there.watch("gen:a:stop", new AbortController().signal)).toEqual({ type: "stop" });
+    // Live: published with no kept copy, so only the channel can bring it (the watch is in place
+    // and its one read has been answered before it is sent: that read and the ping share a connection).
+    const waiting = there.watch("gen:b:stop", new AbortController().signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    await there.ping();
+    const raw = new Redis(TEST_REDIS_URL);
+    try {
+      await raw.publish(`${shared}:bus-notices`, `gen:b:stop ${JSON.stringify({ type: "stop" })}`);
+      expect(await waiting).toEqual({ type: "stop" });
+      // A watch joins no reader set: the only key is the notice kept for a late watch.
+      expect(await raw.keys(`${shared}:*`)).toEqual([`${shared}:notice:gen:a:stop`]);
+    } finally {
+      raw.disconnect();
+    }
+  });
 
   it("keeps the order of events appended by two processes to one stream, for readers in both", async () => {
     const { here, there } = pair();
@@ -274,7 +314,10 @@ describe("RedisEventBus across processes", () => {
         await here.append(s, 2);
       }
       for (const got of await Promise.all(local)) expect(got.map((e) => e.data)).toEqual([1, 2]);
-      expect(await raw.pubsub("CHANNELS", `${shared}:*`)).toHaveLength(2);
+      // A channel of each process's own, and the one every process hears notices on.
+      const channels = (await raw.pubsub("CHANNELS", `${shared}:*`)) as string[];
+      expect(channels.filter((c) => c.startsWith(`${shared}:bus-to:`))).toHaveLength(2);
+      expect(channels.filter((c) => !c.startsWith(`${shared}:bus-to:`))).toEqual([`${shared}:bus-notices`]);
       // A reader in the other process (registered once it has read the kept events): each later
       // event goes to its process's channel, once.
       const ct = new AbortController();

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
+import { watchFor } from "./notice-watchers.ts";
 
 const MAX_EVENTS_PER_STREAM = 20_000;
 
@@ -89,6 +90,8 @@ export class RedisEventBus implements EventBus {
   private readers = new Map<string, { set: Set<Reader>; registered: Promise<unknown> }>();
   /** Appends of this event-loop turn, sent together once it ends (APPEND_SCRIPT). */
   private pending: PendingAppend[] = [];
+  /** Watches of notices here, by name (`watch`). */
+  private watchers = new Map<string, Set<(data: unknown) => void>>();
 
   constructor(
     url: string,
@@ -102,14 +105,19 @@ export class RedisEventBus implements EventBus {
     this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
     this.commands.on("error", () => {});
     this.subscriber.on("error", () => {});
-    this.subscriber.on("message", (_channel: string, message: string) => this.announced(message));
-    this.listening = this.subscriber.subscribe(this.channelPrefix() + this.processId);
+    this.subscriber.on("message", (channel: string, message: string) =>
+      channel === this.noticesChannel() ? this.noticed(message) : this.announced(message),
+    );
+    // This process's own channel, and the one every process hears notices on (they are rare).
+    this.listening = this.subscriber.subscribe(this.channelPrefix() + this.processId, this.noticesChannel());
     this.listening.catch(() => {});
   }
 
   private key = (stream: string) => `${this.prefix}:bus:${stream}`;
   private readersKey = (key: string) => `${key}:readers`;
   private channelPrefix = () => `${this.prefix}:bus-to:`;
+  private noticesChannel = () => `${this.prefix}:bus-notices`;
+  private noticeKey = (name: string) => `${this.prefix}:notice:${name}`;
 
   append<T>(stream: string, data: T): Promise<string> {
     return new Promise<string>((resolve, reject) => {
@@ -255,6 +263,43 @@ export class RedisEventBus implements EventBus {
     ]);
   }
 
+  /** Kept for a late watch, and told to every process: the few that watch the name take it. */
+  async notify(name: string, data: unknown, ttlSeconds: number): Promise<void> {
+    const json = JSON.stringify(data);
+    // One connection keeps the order: the notice is kept before any process hears of it.
+    await Promise.all([
+      this.commands.set(this.noticeKey(name), json, "EX", ttlSeconds),
+      this.commands.publish(this.noticesChannel(), `${name} ${json}`),
+    ]);
+  }
+
+  /**
+   * Registered here first, then (once this process hears the notices' channel) one read of a
+   * kept notice: one sent before the read is found by it, one sent after reaches the channel.
+   */
+  watch<T>(name: string, signal: AbortSignal): Promise<T | null> {
+    return watchFor<T>(this.watchers, name, signal, (take) => {
+      this.listening
+        .then(() => this.commands.get(this.noticeKey(name)))
+        .then(
+          (kept) => {
+            if (kept !== null) take(JSON.parse(kept));
+          },
+          // Redis is away: the watch still hears the channel once it is back.
+          () => {},
+        );
+    });
+  }
+
+  /** A notice from the channel, `name json`: for this process's watchers of that name, if any. */
+  private noticed(message: string): void {
+    const space = message.indexOf(" ");
+    const set = space < 0 ? undefined : this.watchers.get(message.slice(0, space));
+    if (!set) return;
+    const data: unknown = JSON.parse(message.slice(space + 1));
+    for (const take of [...set]) take(data);
+  }
+
   async ping(): Promise<void> {
     await this.commands.ping();
   }
@@ -262,6 +307,7 @@ export class RedisEventBus implements EventBus {
   async close(): Promise<void> {
     for (const { set } of this.readers.values()) for (const reader of set) reader.wake?.();
     this.readers.clear();
+    for (const set of this.watchers.values()) for (const take of [...set]) take(null);
     this.subscriber.disconnect();
     this.commands.disconnect();
   }

@@ -254,6 +254,25 @@ describe("scale-out: api and worker processes on PostgreSQL and Redis", () => {
     expect(done?.message?.content).toBe(text);
   }, 120_000);
 
+  it("a stop sent to C reaches the worker writing the reply; A's client sees it end, stopped", async () => {
+    const conversationId = await newChat(a);
+    let generationId = "";
+    let stopping: Promise<Response> | null = null;
+    const events = await readSse(await send(a, conversationId, "Tell me the longest tale you know."), (m) => {
+      if (m.event.type === "queued") generationId = m.event.generation_id;
+      // At the first token: the worker is writing it, in its own process.
+      if (m.event.type === "token" && !stopping)
+        stopping = call(c, "POST", `/api/generations/${generationId}/stop`, member.cookie);
+      return m.event.type === "done" || m.event.type === "error";
+    });
+    expect(stopping, withOutput("no token before the end")).not.toBeNull();
+    expect((await (stopping as unknown as Promise<Response>)).status).toBe(204);
+    const done = doneOf(events);
+    expect(done?.message?.state, withOutput("not stopped")).toBe("stopped");
+    const stored = (await storedMessages(a, conversationId)).at(-1) as Message;
+    expect(stored).toMatchObject({ id: done?.message?.id, state: "stopped", content: tokensOf(events) });
+  }, 120_000);
+
   it("the waiting room is one line across processes: order and positions agree on both", async () => {
     const [first, second, third] = [
       await signUp(a, "First"),

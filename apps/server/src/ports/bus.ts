@@ -18,6 +18,17 @@ export interface EventBus {
   range<T>(stream: string): Promise<BusEvent<T>[]>;
   /** Drops a stream's events after `ttlSeconds`. */
   expire(stream: string, ttlSeconds: number): Promise<void>;
+  /**
+   * A rare message for whichever process watches `name` (a reply's stop), kept `ttlSeconds` for a
+   * watch that begins after it was sent. For what is almost never sent, cheaper than a stream: a
+   * watch costs one read, not a place in a stream's reader set and the leaving and expiry after.
+   */
+  notify(name: string, data: unknown, ttlSeconds: number): Promise<void>;
+  /**
+   * The first notice sent to `name` (one kept from before the watch began included), or null
+   * once `signal` aborts first.
+   */
+  watch<T>(name: string, signal: AbortSignal): Promise<T | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@ import { storedDone } from "./recovery.ts";
 import { cancelWaiting, keepPlaceFresh, placeOf } from "./scheduler.ts";
 import { type GenerationDeps, GenerationService } from "./service.ts";
 import { type EventStreamWriter, openEventStream, pipeGeneration } from "./sse.ts";
-import { controlStream } from "./streams.ts";
+import { STOP_KEPT_S, stopNotice } from "./streams.ts";
 
 const FINAL = new Set(["done", "stopped", "failed", "interrupted"]);
 /** How long a resume of a finished generation looks for its kept events before answering from the database. */
@@ -106,7 +106,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     if (!generation || FINAL.has(generation.status)) return;
     // Still in line: closed here and now, so the slot it waited for goes to the next reply.
     if (await cancelWaiting(db, bus, generation.id)) return;
-    await bus.append(controlStream(generation.id), { type: "stop" });
+    await bus.notify(stopNotice(generation.id), { type: "stop" }, STOP_KEPT_S);
   });
 
   /** "Why did it say that": what the prompt behind a bot message held, for the chat's owner. */

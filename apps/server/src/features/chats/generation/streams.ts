@@ -1,3 +1,5 @@
-/** Bus stream names of one generation: its events (tokens, done) and its control (stop). */
+/** Bus names of one generation: the stream of its events (tokens, done), the notice of its stop. */
 export const eventStream = (generationId: string) => `gen:${generationId}`;
-export const controlStream = (generationId: string) => `gen:${generationId}:ctl`;
+export const stopNotice = (generationId: string) => `gen:${generationId}:stop`;
+/** How long a stop is kept for a worker that begins to watch after it was sent. */
+export const STOP_KEPT_S = 120;

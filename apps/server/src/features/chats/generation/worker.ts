@@ -21,7 +21,7 @@ import { finishGeneration, type PromptRecord, recordPrompt, releaseConversation 
 import { closeInterrupted } from "./recovery.ts";
 import { streamingTextWriter } from "./reply-writer.ts";
 import { MEMBER_KEY_CAPACITY } from "./scheduling.ts";
-import { controlStream, eventStream } from "./streams.ts";
+import { eventStream, stopNotice } from "./streams.ts";
 import { TokenPublisher } from "./token-publisher.ts";
 
 export interface WorkerDeps {
@@ -241,15 +241,11 @@ export async function runGeneration(
     interrupt?.removeEventListener("abort", onInterrupt);
     stopBeating();
     stop.abort();
-    // Sent together (one Redis round trip, not three in turn), after every event was appended.
     await Promise.all([
       watching,
       bus
         .expire(eventStream(generationId), STREAM_TTL_S)
         .catch(report("could not set the event stream's expiry")),
-      bus
-        .expire(controlStream(generationId), STREAM_TTL_S)
-        .catch(report("could not set the control stream's expiry")),
     ]);
   }
 }
@@ -274,17 +270,14 @@ export function processWide(deps: Pick<WorkerDeps, "logFailure">, what: string) 
     deps.logFailure({ generationId: "(this process's replies)", cause: describeError(error) }, what);
 }
 
-/** A stop request may arrive at any process; it reaches the worker through the bus. */
+/** A stop request may arrive at any process; it reaches the worker as the bus's notice. */
 export async function watchForStop(
   bus: EventBus,
   generationId: string,
   stop: AbortController,
 ): Promise<void> {
   try {
-    for await (const _event of bus.read(controlStream(generationId), "0", stop.signal)) {
-      stop.abort();
-      return;
-    }
+    if (await bus.watch(stopNotice(generationId), stop.signal)) stop.abort();
   } catch {
     // The bus went away: generation continues without remote stop.
   }
