@@ -50,6 +50,24 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
     const character = await insertTestCharacter(h.database.db, user.id);
     return { send: await openTestChat(base, user.cookie, character.id) };
   }
+  /** The statements matching `which` that the database is sent while `run` runs (and its result). */
+  async function statementsWhile<T>(which: (text: string) => boolean, run: () => Promise<T>) {
+    const client = (h.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } })
+      .$client;
+    const query = client.query;
+    const seen: string[] = [];
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+      if (text && which(text)) seen.push(text.slice(0, 80));
+      return query.apply(this, args);
+    };
+    try {
+      return { seen, result: await run() };
+    } finally {
+      client.query = query;
+    }
+  }
+
   it("takes its own reply without the queue's wake-up, and wakes the others for one it cannot take", async () => {
     const first = await chatOf("Wake");
     const firstRes = await first.send("Are you there?");
@@ -139,70 +157,63 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
       .update(conversations)
       .set({ messageCount: stored })
       .where(eq(conversations.id, send.conversationId));
-    // The accept's context statement (its persona subquery is its own), as the driver is sent it.
-    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const query = client.query;
-    let contextReads = 0;
-    client.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
-      if (text?.includes("json_build_object('id'")) contextReads++;
-      return query.apply(this, args);
-    };
-    const asked = model.answering.length;
-    let res: Response;
-    try {
-      res = await send("Where does it end?");
-      expect(res.status).toBe(200);
-      await model.received(asked + 1);
-    } finally {
-      client.query = query;
+    // Sent, then regenerated: each reads the context once, in the accept.
+    const turns = [
+      () => send("Where does it end?"),
+      () =>
+        fetch(`${base}/api/generate`, {
+          method: "POST",
+          headers: { cookie: user.cookie, "content-type": "application/json" },
+          body: JSON.stringify({ type: "text", conversation_id: send.conversationId, action: "regenerate" }),
+        }),
+    ];
+    for (const turn of turns) {
+      const asked = model.answering.length;
+      // The accept's context statement (its persona subquery is its own).
+      const contextReads = await statementsWhile(
+        (text) => text.includes("json_build_object('id'"),
+        async () => {
+          const res = await turn();
+          expect(res.status).toBe(200);
+          await model.received(asked + 1);
+          return res;
+        },
+      );
+      // Read by the accept only: the worker took it from the accept.
+      expect(contextReads.seen).toHaveLength(1);
+      model.release();
+      const events = await readSse(contextReads.result, (m) => m.event.type === "done");
+      const done = events.at(-1)?.event;
+      if (done?.type !== "done" || !done.message) throw new Error("no done");
+      const report = (await (
+        await fetch(`${base}/api/messages/${done.message.id}/prompt`, { headers: { cookie: user.cookie } })
+      ).json()) as PromptReport;
+      // Every message before the reply is either in the prompt or counted as left out: the count
+      // handed over includes the two messages the send stored (a regenerate adds none).
+      expect(report.history_left_out).toBeGreaterThan(0);
+      expect(report.history_left_out + report.history_messages).toBe(stored + 1);
     }
-    // Read by the accept only: the worker took it from the accept.
-    expect(contextReads).toBe(1);
-    model.release();
-    const events = await readSse(res, (m) => m.event.type === "done");
-    const done = events.at(-1)?.event;
-    if (done?.type !== "done" || !done.message) throw new Error("no done");
-    const report = (await (
-      await fetch(`${base}/api/messages/${done.message.id}/prompt`, { headers: { cookie: user.cookie } })
-    ).json()) as PromptReport;
-    // Every message before the reply is either in the prompt or counted as left out: the count
-    // handed over includes the two messages the send stored.
-    expect(report.history_left_out).toBeGreaterThan(0);
-    expect(report.history_left_out + report.history_messages).toBe(stored + 1);
   });
 
   it("reads no memories or attached books for a chat that has none (a member who could have both)", async () => {
     const writer = await personAs(h, "premium", "Reads");
     const character = await insertTestCharacter(h.database.db, writer.id as string);
     const send = await openTestChat(base, writer.cookie as string, character.id);
-    const db = h.database.db;
-    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const query = client.query;
-    const reads: string[] = [];
-    client.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
-      // The context's own exists() checks name both tables too; only the reads of their rows count.
-      if (
-        text &&
-        !text.includes("json_build_object('id'") &&
-        /from "?(memories|conversation_lorebooks)"?\b/.test(text)
-      )
-        reads.push(text.slice(0, 80));
-      return query.apply(this, args);
-    };
     const asked = model.answering.length;
-    let res: Response;
-    try {
-      res = await send("Nothing to remember yet");
-      expect(res.status).toBe(200);
-      await model.received(asked + 1);
-    } finally {
-      client.query = query;
-    }
-    expect(reads).toEqual([]);
+    // The context's own exists() checks name both tables too; only the reads of their rows count.
+    const reads = await statementsWhile(
+      (text) =>
+        !text.includes("json_build_object('id'") && /from "?(memories|conversation_lorebooks)"?\b/.test(text),
+      async () => {
+        const res = await send("Nothing to remember yet");
+        expect(res.status).toBe(200);
+        await model.received(asked + 1);
+        return res;
+      },
+    );
+    expect(reads.seen).toEqual([]);
     model.release();
-    const events = await readSse(res, (m) => m.event.type === "done");
+    const events = await readSse(reads.result, (m) => m.event.type === "done");
     expect(events.at(-1)?.event.type).toBe("done");
   });
 });

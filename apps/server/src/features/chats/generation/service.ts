@@ -142,6 +142,12 @@ export class GenerationService {
     let userMessage: MessageRow | null = null;
     let reply: MessageRow | null = null;
     let position: number | null = null;
+    // What the accept read, for the worker if this process claims the reply at once: the
+    // conversation as the store left it (the worker counts the history it leaves out from it).
+    const handoffWith = (messageCount: number): AcceptContext => ({
+      ...context,
+      conversation: { ...conversation, messageCount, activeGenerationId: generationId },
+    });
     let handoff: AcceptContext | undefined;
     if (req.action === "send") {
       // Claim, both messages, the generation and the day's count: one statement (accept-queries.ts).
@@ -158,15 +164,7 @@ export class GenerationService {
       });
       if (!stored) throw conflict();
       ({ userMessage, reply, position } = stored);
-      // The conversation as the store left it: the worker counts the history it leaves out from it.
-      handoff = {
-        ...context,
-        conversation: {
-          ...conversation,
-          messageCount: stored.messageCount,
-          activeGenerationId: generationId,
-        },
-      };
+      handoff = handoffWith(stored.messageCount);
     } else {
       if (!(await claimConversation(db, conversation.id, generationId))) throw conflict();
       try {
@@ -184,6 +182,9 @@ export class GenerationService {
           maxRunning: place.maxRunning,
         });
         if (req.action !== "autopilot") await countMessageSent(db, viewer.id);
+        // A resubmit of a lone user message appended its reply; the other actions add none.
+        const appended = req.action === "resubmit" && !target ? 1 : 0;
+        handoff = handoffWith(conversation.messageCount + appended);
       } catch (error) {
         await releaseConversation(db, conversation.id, generationId);
         throw error;
