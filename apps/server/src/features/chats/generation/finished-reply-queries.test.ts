@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestMember } from "../../../../test/chat.ts";
 import { createTestDatabase, drivers, type TestDatabase } from "../../../../test/databases.ts";
@@ -118,11 +119,91 @@ describe.each(drivers)("storing a finished reply (%s)", (driver) => {
   it("ends a generation without a reply, and tells when upkeep had already ended it", async () => {
     const r = await streamingReply();
     const first = await storeFinishedReply(db, { ...r, status: "stopped", reply: null });
-    expect(first).toEqual({ stored: null, ended: true });
+    expect(first).toEqual({ stored: null, ended: true, lineWaiting: false });
     const again = await storeFinishedReply(db, { ...r, status: "stopped", reply: null });
-    expect(again).toEqual({ stored: null, ended: false });
+    expect(again).toEqual({ stored: null, ended: false, lineWaiting: false });
     const [chat] = await db.select().from(conversations).where(eq(conversations.id, r.conversationId));
     // Without a reply the chat's preview and context start are left as they were.
     expect(chat).toMatchObject({ activeGenerationId: null, lastMessagePreview: "" });
   });
+
+  /** A reply waiting in line (for another member's chat). */
+  async function queuedReply() {
+    const conversationId = randomUUID();
+    await db.insert(conversations).values({ id: conversationId, userId, characterId });
+    const id = randomUUID();
+    await db.insert(generations).values({
+      id,
+      conversationId,
+      userId,
+      action: "send",
+      turnAt: new Date(),
+      capacityKey: "test",
+      maxRunning: 1,
+    });
+    return id;
+  }
+
+  it("tells whether any reply waited in line as it ended (then the line looks for it)", async () => {
+    const finish = async () => {
+      const r = await streamingReply();
+      return storeFinishedReply(db, {
+        ...r,
+        status: "done",
+        reply: { messageId: r.messageId, content: "Done.", state: "complete" },
+      });
+    };
+    expect((await finish()).lineWaiting).toBe(false);
+    const waiting = await queuedReply();
+    expect((await finish()).lineWaiting).toBe(true);
+    await db.update(generations).set({ status: "stopped" }).where(eq(generations.id, waiting));
+    expect((await finish()).lineWaiting).toBe(false);
+  });
+
+  it.runIf(driver === "postgres")(
+    "asks under the claims' lock: a reply queued while a claim held it is seen once the lock is granted",
+    async () => {
+      // Another process's claim pass in progress, holding the line's lock; the reply it found
+      // waiting commits as the lock is released, after this reply's end began.
+      const other = new pg.Client({ connectionString: t.url as string });
+      await other.connect();
+      try {
+        await other.query("begin");
+        await other.query(`select pg_advisory_xact_lock(hashtext('hearth:generation-claim'))`);
+        const conversationId = randomUUID();
+        const queuedId = randomUUID();
+        await other.query("insert into conversations (id, user_id, character_id) values ($1, $2, $3)", [
+          conversationId,
+          userId,
+          characterId,
+        ]);
+        await other.query(
+          `insert into generations (id, conversation_id, user_id, action, turn_at, capacity_key, max_running)
+           values ($1, $2, $3, 'send', now(), 'test', 1)`,
+          [queuedId, conversationId, userId],
+        );
+        const r = await streamingReply();
+        const ending = storeFinishedReply(db, {
+          ...r,
+          status: "done",
+          reply: { messageId: r.messageId, content: "Done.", state: "complete" },
+        });
+        // The end waits for the lock; its own statement began before the reply was committed.
+        await expect.poll(() => lockWaiters(other)).toBe(1);
+        await other.query("commit");
+        expect((await ending).lineWaiting).toBe(true);
+        await db.update(generations).set({ status: "stopped" }).where(eq(generations.id, queuedId));
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });
+
+/** Sessions waiting for an advisory lock (the reply's end, here). */
+async function lockWaiters(client: pg.Client): Promise<number> {
+  const { rows } = await client.query(
+    "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",
+  );
+  return Number(rows[0]?.n ?? 0);
+}

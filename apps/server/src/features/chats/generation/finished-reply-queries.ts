@@ -40,7 +40,9 @@ export function finishedReplyShapesBuilt(db: Db): number {
  * lock released, the generation's status, and (with `characterId`, when the reply is stored) one
  * more message on the character's card and in its month's leaderboard count. `ended` is false
  * when the generation had already ended (upkeep closed it): the text is stored all the same, and
- * the caller publishes nothing.
+ * the caller publishes nothing. `lineWaiting` says whether any reply waited in line as it ended
+ * (`hearth_line_waiting`, migration 0019, asked under the claims' lock): when none did, the line
+ * makes no claim pass for the slot it frees.
  *
  * The statement is built once per shape, with placeholders, and prepared: drizzle's builder took
  * about 1 ms of CPU to build it on every reply (docs/PERFORMANCE.md, "The floor").
@@ -48,7 +50,7 @@ export function finishedReplyShapesBuilt(db: Db): number {
 export async function storeFinishedReply(
   db: Db,
   r: FinishedReply,
-): Promise<{ stored: MessageRow | null; ended: boolean }> {
+): Promise<{ stored: MessageRow | null; ended: boolean; lineWaiting: boolean }> {
   const shape: Shape = {
     reply: r.reply !== null,
     prompt: Boolean(r.prompt),
@@ -80,11 +82,12 @@ export async function storeFinishedReply(
     characterId: r.characterId ?? null,
     month: now.toISOString().slice(0, 7),
   });
-  if (!r.reply) return { stored: null, ended: Boolean(row?.ended) };
+  // Unknown (no row came back) counts as waiting: the line then looks, as it always did.
+  if (!r.reply) return { stored: null, ended: Boolean(row?.ended), lineWaiting: row?.lineWaiting !== false };
   // No row: the message is gone (its chat deleted meanwhile); there is nothing left to tell.
-  if (!row) return { stored: null, ended: true };
-  const { ended, ...message } = row as MessageRow & { ended: boolean };
-  return { stored: message as MessageRow, ended: Boolean(ended) };
+  if (!row) return { stored: null, ended: true, lineWaiting: true };
+  const { ended, lineWaiting, ...message } = row as MessageRow & { ended: boolean; lineWaiting: boolean };
+  return { stored: message as MessageRow, ended: Boolean(ended), lineWaiting: lineWaiting !== false };
 }
 
 /** The statement of one shape, every value a placeholder (named as in storeFinishedReply). */
@@ -129,10 +132,11 @@ function buildStatement(db: Db, shape: Shape, name: string) {
       .returning({ id: conversations.id }),
   );
   const endedNow = sql<boolean>`exists (select 1 from ${ended})`;
+  const lineWaiting = sql<boolean>`hearth_line_waiting()`;
   if (!shape.reply)
     return db
       .with(ended, conversation)
-      .select({ ended: endedNow })
+      .select({ ended: endedNow, lineWaiting })
       .from(sql`(select 1) as one`)
       .prepare(name);
   const stored = db.$with("stored").as(
@@ -154,7 +158,7 @@ function buildStatement(db: Db, shape: Shape, name: string) {
   const counted = shape.character ? characterCount(db) : [];
   return db
     .with(ended, conversation, stored, ...counted)
-    .select({ ...columns, ended: endedNow })
+    .select({ ...columns, ended: endedNow, lineWaiting })
     .from(stored)
     .prepare(name);
 }

@@ -282,4 +282,48 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
       await db.update(generations).set({ status: "done" }).where(eq(generations.capacityKey, one.key));
     }
   });
+
+  it("looks for the next reply when one ends, unless none waited in line as it ended", async () => {
+    const own = { key: "server:http://ends", limit: 2, perProcess: false };
+    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = client.query;
+    let claims = 0;
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+      if (text?.includes("hearth_claim_generations")) claims++;
+      return query.apply(this, args);
+    };
+    const ends: ((end: { lineEmpty: boolean }) => void)[] = [];
+    const line = new LineDispatcher({
+      db,
+      workerId: "w-ends",
+      capacities: () => [own],
+      concurrency: 2,
+      run: () => new Promise((resolve) => ends.push(resolve)),
+      log: (error) => {
+        throw error;
+      },
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      for (const _ of [1, 2]) {
+        const id = await queue(await member(), PLACES.free, own);
+        expect(await line.claimHere(id)).toBe(true);
+        await finish(id);
+      }
+      const before = claims;
+      // Nobody waited as the first ended: no claim pass for it.
+      ends[0]?.({ lineEmpty: true });
+      await turn();
+      await turn();
+      expect(claims).toBe(before);
+      // Someone did as the second ended: one.
+      ends[1]?.({ lineEmpty: false });
+      await expect.poll(() => claims).toBe(before + 1);
+    } finally {
+      client.query = query;
+      for (const end of ends) end({ lineEmpty: true });
+      await line.drain(1000);
+    }
+  });
 });

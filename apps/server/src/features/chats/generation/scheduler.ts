@@ -29,6 +29,12 @@ const TAKEN_KEPT = 10_000;
 /** The most replies one claim hands out (one statement; more wait for the next pass). */
 const MAX_BATCH = 64;
 
+/** How a run ended, as the line needs to know it. */
+export interface RunEnd {
+  /** No reply waited in line as it ended. */
+  lineEmpty: boolean;
+}
+
 /**
  * The line for the model, as one process serves it. Queue jobs are only wake-ups: a wake-up
  * waits until this process has a free slot (so while it is full, other processes take the
@@ -58,8 +64,12 @@ export class LineDispatcher<Handoff = unknown> {
       capacities: () => readonly Capacity[];
       /** Replies this process runs at once. */
       concurrency: number;
-      /** `handoff`: what the reply's accept handed to claimHere, when this pass took it. */
-      run: (generation: GenerationRow, interrupt: AbortSignal, handoff?: Handoff) => Promise<void>;
+      /**
+       * `handoff`: what the reply's accept handed to claimHere, when this pass took it. Answers
+       * `lineEmpty` when no reply waited in line as it ended (no claim pass is then made for it).
+       */
+      // biome-ignore lint/suspicious/noConfusingVoidType: a run may report nothing (pictures, tests)
+      run: (generation: GenerationRow, interrupt: AbortSignal, handoff?: Handoff) => Promise<RunEnd | void>;
       log: (error: unknown) => void;
     },
   ) {}
@@ -174,13 +184,21 @@ export class LineDispatcher<Handoff = unknown> {
     this.handoffs.delete(generation.id);
     const ended = this.deps
       .run(generation, interrupt.signal, handoff)
-      .catch(this.deps.log)
-      .finally(() => {
+      .then(
+        (end) => end || undefined,
+        (error: unknown) => {
+          this.deps.log(error);
+          return undefined;
+        },
+      )
+      .then((end) => {
         this.running -= 1;
         this.runs.delete(entry);
         this.freed.shift()?.();
-        // Its slot, and its member's, are free: whoever waited for them may start.
-        this.pass().catch(this.deps.log);
+        // Its slot, and its member's, are free: whoever waited for them may start. None waited
+        // as it ended (asked under the claims' lock, migration 0019): a reply queued since is
+        // claimed by its own accept's pass or by the queue's wake-up, which see the slot free.
+        if (!end?.lineEmpty) this.pass().catch(this.deps.log);
       });
     const entry = { ended, interrupt };
     this.runs.add(entry);

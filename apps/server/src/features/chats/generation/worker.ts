@@ -20,6 +20,7 @@ import { attachedBooks, gatherPromptContext } from "./prompt-context.ts";
 import { finishGeneration, type PromptRecord, recordPrompt, releaseConversation } from "./queries.ts";
 import { closeInterrupted } from "./recovery.ts";
 import { streamingTextWriter } from "./reply-writer.ts";
+import type { RunEnd } from "./scheduler.ts";
 import { MEMBER_KEY_CAPACITY } from "./scheduling.ts";
 import { eventStream, stopNotice } from "./streams.ts";
 import { TokenPublisher } from "./token-publisher.ts";
@@ -72,7 +73,7 @@ export async function runGeneration(
   gen: GenerationRow,
   interrupt?: AbortSignal,
   handoff?: AcceptContext,
-): Promise<void> {
+): Promise<RunEnd | undefined> {
   const { db, bus } = deps;
   const generationId = gen.id;
   const publish = (event: GenerationEvent) => bus.append(eventStream(generationId), event);
@@ -205,7 +206,7 @@ export async function runGeneration(
     }
 
     if (target) await writer.forget(target.id);
-    const { stored, ended } = await storeFinishedReply(db, {
+    const { stored, ended, lineWaiting } = await storeFinishedReply(db, {
       generationId,
       conversationId: conversation.id,
       status: finish === "stopped" ? "stopped" : "done",
@@ -233,6 +234,7 @@ export async function runGeneration(
         .onReplyDone(conversation.id, viewer.permissions)
         .catch(report("could not queue automatic memory"));
     }
+    return { lineEmpty: !lineWaiting };
   } catch (error) {
     await keepReport();
     if (interrupt?.aborted) await interruptReply(deps, gen, target, continued + text);
