@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, openTestChat, readSse } from "../../../../test/chat.ts";
 import { gatedServer } from "../../../../test/gated-openai-server.ts";
 import { startTestHearth, type TestHearth } from "../../../../test/harness.ts";
+import { watchStatements } from "../../../../test/statements.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
 import { personAs } from "../../characters/test-support.ts";
 import { conversations, messages } from "../schema.ts";
@@ -52,19 +53,11 @@ describe.each(["pglite", "postgres"] as const)("waking the line (%s)", (driver) 
   }
   /** The statements matching `which` that the database is sent while `run` runs (and its result). */
   async function statementsWhile<T>(which: (text: string) => boolean, run: () => Promise<T>) {
-    const client = (h.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } })
-      .$client;
-    const query = client.query;
-    const seen: string[] = [];
-    client.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
-      if (text && which(text)) seen.push(text.slice(0, 80));
-      return query.apply(this, args);
-    };
+    const watch = watchStatements(h.database.db, which);
     try {
-      return { seen, result: await run() };
+      return { seen: watch.seen, result: await run() };
     } finally {
-      client.query = query;
+      watch.stop();
     }
   }
 

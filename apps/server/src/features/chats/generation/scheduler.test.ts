@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../../test/chat.ts";
 import { createTestDatabase, drivers, type TestDatabase } from "../../../../test/databases.ts";
+import { watchStatements } from "../../../../test/statements.ts";
 import type { Db } from "../../../db/client.ts";
 import type { JobQueue } from "../../../ports/queue.ts";
 import { users } from "../../accounts/schema.ts";
@@ -192,14 +193,7 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
   it("a process's queue wake-up for a reply it started claims nothing; any other wake-up does", async () => {
     const own = { key: "server:http://own", limit: 4, perProcess: false };
     // Claim statements as the line sends them to the database.
-    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const query = client.query;
-    let claims = 0;
-    client.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
-      if (text?.includes("hearth_claim_generations")) claims++;
-      return query.apply(this, args);
-    };
+    const claims = watchStatements(db, (text) => text.includes("hearth_claim_generations"));
     const started: string[] = [];
     let finishRun = () => {};
     const running = new Promise<void>((resolve) => {
@@ -227,16 +221,16 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
       await take({ wake: true });
       expect(started).toEqual([id]);
       expect(line.took(id)).toBe(true);
-      const before = claims;
+      const before = claims.seen.length;
       // The wake-up every accept also sends to the queue, for that reply: nothing to ask.
       await take({ generationId: id });
-      expect(claims).toBe(before);
+      expect(claims.seen).toHaveLength(before);
       // A wake-up for a reply another process accepted: one claim pass here.
       await take({ generationId: randomUUID() });
-      expect(claims).toBe(before + 1);
+      expect(claims.seen).toHaveLength(before + 1);
       expect(requeued).toEqual([]);
     } finally {
-      client.query = query;
+      claims.stop();
       finishRun();
       await line.drain(1000);
       await db.update(generations).set({ status: "done" }).where(eq(generations.capacityKey, own.key));
@@ -285,14 +279,7 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
 
   it("looks for the next reply when one ends, unless none waited in line as it ended", async () => {
     const own = { key: "server:http://ends", limit: 2, perProcess: false };
-    const client = (db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const query = client.query;
-    let claims = 0;
-    client.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
-      if (text?.includes("hearth_claim_generations")) claims++;
-      return query.apply(this, args);
-    };
+    const claims = watchStatements(db, (text) => text.includes("hearth_claim_generations"));
     const ends: ((end: { lineEmpty: boolean }) => void)[] = [];
     const line = new LineDispatcher({
       db,
@@ -311,17 +298,17 @@ describe.each(drivers)("the line for the model on %s", (driver) => {
         expect(await line.claimHere(id)).toBe(true);
         await finish(id);
       }
-      const before = claims;
+      const before = claims.seen.length;
       // Nobody waited as the first ended: no claim pass for it.
       ends[0]?.({ lineEmpty: true });
       await turn();
       await turn();
-      expect(claims).toBe(before);
+      expect(claims.seen).toHaveLength(before);
       // Someone did as the second ended: one.
       ends[1]?.({ lineEmpty: false });
-      await expect.poll(() => claims).toBe(before + 1);
+      await expect.poll(() => claims.seen.length).toBe(before + 1);
     } finally {
-      client.query = query;
+      claims.stop();
       for (const end of ends) end({ lineEmpty: true });
       await line.drain(1000);
     }
