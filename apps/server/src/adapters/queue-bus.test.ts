@@ -235,6 +235,10 @@ describe("RedisEventBus across processes", () => {
     try {
       await raw.publish(`${shared}:bus-notices`, `gen:b:stop ${JSON.stringify({ type: "stop" })}`);
       expect(await waiting).toEqual({ type: "stop" });
+      // A notice that is not JSON (not Hearth's) neither throws in the listener nor is lost.
+      const garbled = there.watch("gen:c:stop", new AbortController().signal);
+      await raw.publish(`${shared}:bus-notices`, "gen:c:stop {not json");
+      expect(await garbled).toEqual({});
       // A watch joins no reader set: the only key is the notice kept for a late watch.
       expect(await raw.keys(`${shared}:*`)).toEqual([`${shared}:notice:gen:a:stop`]);
     } finally {

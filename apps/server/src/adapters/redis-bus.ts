@@ -281,13 +281,11 @@ export class RedisEventBus implements EventBus {
     return watchFor<T>(this.watchers, name, signal, (take) => {
       this.listening
         .then(() => this.commands.get(this.noticeKey(name)))
-        .then(
-          (kept) => {
-            if (kept !== null) take(JSON.parse(kept));
-          },
-          // Redis is away: the watch still hears the channel once it is back.
-          () => {},
-        );
+        .then((kept) => {
+          if (kept !== null) take(parseNotice(kept));
+        })
+        // Redis is away: the watch still hears the channel once it is back.
+        .catch(() => {});
     });
   }
 
@@ -296,7 +294,7 @@ export class RedisEventBus implements EventBus {
     const space = message.indexOf(" ");
     const set = space < 0 ? undefined : this.watchers.get(message.slice(0, space));
     if (!set) return;
-    const data: unknown = JSON.parse(message.slice(space + 1));
+    const data = parseNotice(message.slice(space + 1));
     for (const take of [...set]) take(data);
   }
 
@@ -310,6 +308,15 @@ export class RedisEventBus implements EventBus {
     for (const set of this.watchers.values()) for (const take of [...set]) take(null);
     this.subscriber.disconnect();
     this.commands.disconnect();
+  }
+}
+
+/** A notice's data; one that is not JSON (not ours) still counts as sent, with no data. */
+function parseNotice(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return {};
   }
 }
 
