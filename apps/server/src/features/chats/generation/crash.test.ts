@@ -105,6 +105,8 @@ describe.each(Object.keys(buses))("a crash in the middle of a reply (%s bus)", (
     let crashed = first;
     let conversationId = "";
     let seen: Awaited<ReturnType<typeof readSse>> = [];
+    let started: Extract<GenerationEvent, { type: "started" }> | undefined;
+    let stored: typeof messages.$inferSelect | undefined;
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1) {
         crashed = await startProcess(testDb.url as string, dataDir, env);
@@ -130,30 +132,17 @@ describe.each(Object.keys(buses))("a crash in the middle of a reply (%s bus)", (
       await new Promise((resolve) =>
         victim.exitCode !== null || victim.signalCode !== null ? resolve(null) : victim.once("exit", resolve),
       );
-      const startedNow = seen.find((m) => m.event.type === "started")?.event;
-      const messageId = startedNow?.type === "started" ? startedNow.message_id : null;
-      if (!messageId) break;
-      const [row] = await testDb.database.db
-        .select({ state: messages.state })
-        .from(messages)
-        .where(eq(messages.id, messageId));
-      if (row?.state !== "complete" || attempt === 3) break;
+      started = seen.find((m) => m.event.type === "started")?.event as typeof started;
+      if (!started?.message_id) break;
+      // Straight after the crash, the database already holds both turns.
+      [stored] = await testDb.database.db.select().from(messages).where(eq(messages.id, started.message_id));
+      if (stored?.state !== "complete" || attempt === 3) break;
     }
     const received = tokensOf(seen);
-    const started = seen.find((m) => m.event.type === "started")?.event as Extract<
-      GenerationEvent,
-      { type: "started" }
-    >;
     expect(received.length).toBeGreaterThan(0);
-
-    // Straight after the crash, the database already holds both turns.
-    const [stored] = await testDb.database.db
-      .select()
-      .from(messages)
-      .where(eq(messages.id, started.message_id as string));
     expect(stored).toBeDefined();
     expect(consistent(stored?.content ?? "", received)).toBe(true);
-    expect(started.user_message?.content).toBe("Tell me everything about maps.");
+    expect(started?.user_message?.content).toBe("Tell me everything about maps.");
 
     const second = await startProcess(testDb.url as string, dataDir, env);
     children.push(second.child);

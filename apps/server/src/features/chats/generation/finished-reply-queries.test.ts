@@ -28,8 +28,8 @@ describe.each(drivers)("storing a finished reply (%s)", (driver) => {
   });
   afterAll(async () => t.drop());
 
-  /** A chat whose reply is streaming under a running generation. */
-  async function streamingReply() {
+  /** A chat whose reply is streaming under a running generation (or, `queued`, waits in line). */
+  async function streamingReply(status: "running" | "queued" = "running") {
     const conversationId = randomUUID();
     await db.insert(conversations).values({ id: conversationId, userId, characterId });
     const reply = await appendMessage(db, { conversationId, role: "bot", content: "", state: "streaming" });
@@ -39,7 +39,7 @@ describe.each(drivers)("storing a finished reply (%s)", (driver) => {
       conversationId,
       userId,
       action: "send",
-      status: "running",
+      status,
       messageId: reply.id,
       turnAt: new Date(),
       capacityKey: "test",
@@ -127,23 +127,6 @@ describe.each(drivers)("storing a finished reply (%s)", (driver) => {
     expect(chat).toMatchObject({ activeGenerationId: null, lastMessagePreview: "" });
   });
 
-  /** A reply waiting in line (for another member's chat). */
-  async function queuedReply() {
-    const conversationId = randomUUID();
-    await db.insert(conversations).values({ id: conversationId, userId, characterId });
-    const id = randomUUID();
-    await db.insert(generations).values({
-      id,
-      conversationId,
-      userId,
-      action: "send",
-      turnAt: new Date(),
-      capacityKey: "test",
-      maxRunning: 1,
-    });
-    return id;
-  }
-
   it("tells whether any reply waited in line as it ended (then the line looks for it)", async () => {
     const finish = async () => {
       const r = await streamingReply();
@@ -154,9 +137,9 @@ describe.each(drivers)("storing a finished reply (%s)", (driver) => {
       });
     };
     expect((await finish()).lineWaiting).toBe(false);
-    const waiting = await queuedReply();
+    const waiting = await streamingReply("queued");
     expect((await finish()).lineWaiting).toBe(true);
-    await db.update(generations).set({ status: "stopped" }).where(eq(generations.id, waiting));
+    await db.update(generations).set({ status: "stopped" }).where(eq(generations.id, waiting.generationId));
     expect((await finish()).lineWaiting).toBe(false);
   });
 
