@@ -126,6 +126,7 @@ if (COUNTING) {
     redis: Record<string, number>;
     redisTotal: number;
     socketWrites: number;
+    writesTo: Record<string, number>;
   };
   const per = (n: number) => (n / SENDS).toFixed(2);
   console.log(
@@ -135,6 +136,8 @@ if (COUNTING) {
     console.log(`  ${per(n).padStart(6)}  ${shape}`);
   for (const [name, n] of Object.entries(counts.redis).sort((a, b) => b[1] - a[1]))
     console.log(`  ${per(n).padStart(6)}  redis ${name}`);
+  for (const [peer, n] of Object.entries(counts.writesTo).sort((a, b) => b[1] - a[1]))
+    console.log(`  ${per(n).padStart(6)}  socket writes to ${peer}`);
 }
 const stopStart = performance.now();
 await hearth.stop();

@@ -50,14 +50,34 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   // biome-ignore lint/suspicious/noExplicitAny: same
   return record(args[0], () => (pgQuery as any).apply(this, args)) as any;
 } as typeof pgQuery;
-for (const name of ["query", "exec"] as const) {
-  const original = PGlite.prototype[name];
-  // biome-ignore lint/suspicious/noExplicitAny: same, for PGlite
-  (PGlite.prototype as any)[name] = function (this: PGlite, ...args: unknown[]) {
-    // biome-ignore lint/suspicious/noExplicitAny: same
-    return record(args[0], () => (original as any).apply(this, args));
+// biome-ignore lint/suspicious/noExplicitAny: wraps PGlite's overloaded signatures as they are
+type AnyFn = (...args: any[]) => any;
+const timed = (fn: AnyFn): AnyFn =>
+  function (this: PGlite, ...args: unknown[]) {
+    return record(args[0], () => fn.apply(this, args));
   };
-}
+const protoExec = PGlite.prototype.exec as AnyFn;
+(PGlite.prototype as unknown as { exec: AnyFn }).exec = timed(protoExec);
+// Hearth replaces an instance's `query` with its prepared-statement one (db/pglite-statements.ts),
+// which calls the prototype's for rare statements: the instance's own is timed, and the
+// prototype's only where an instance has none (else each rare statement would count twice).
+const ownQuery = new WeakMap<object, AnyFn>();
+const protoQuery = PGlite.prototype.query as AnyFn;
+const timedProtoQuery = timed(protoQuery);
+Object.defineProperty(PGlite.prototype, "query", {
+  configurable: true,
+  get(this: object) {
+    return (
+      ownQuery.get(this) ??
+      function (this: PGlite, ...args: unknown[]) {
+        return (ownQuery.has(this) ? protoQuery : timedProtoQuery).apply(this, args);
+      }
+    );
+  },
+  set(this: object, fn: AnyFn) {
+    ownQuery.set(this, timed(fn));
+  },
+});
 
 for (const driver of DRIVERS) {
   const h = await startTestHearth({

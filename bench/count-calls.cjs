@@ -12,7 +12,7 @@ const { createRequire } = require("node:module");
 // The server's own copies of the drivers (its node_modules), not whatever this file resolves.
 const serverRequire = createRequire(path.join(process.cwd(), "apps/server/package.json"));
 let counting = false;
-let counts = { statements: {}, statementTotal: 0, redis: {}, redisTotal: 0, socketWrites: 0 };
+let counts = { statements: {}, statementTotal: 0, redis: {}, redisTotal: 0, socketWrites: 0, writesTo: {} };
 const bump = (map, key) => {
   map[key] = (map[key] ?? 0) + 1;
 };
@@ -41,18 +41,24 @@ Redis.prototype.sendCommand = function (command, ...rest) {
   return sendCommand.call(this, command, ...rest);
 };
 
-for (const method of ["_writeGeneric", "_writev"]) {
-  const original = net.Socket.prototype[method];
-  if (typeof original !== "function") continue;
-  net.Socket.prototype[method] = function (...args) {
-    if (counting) counts.socketWrites += 1;
+// Every socket write, one or many buffers, goes through _writeGeneric (_writev calls it too, so
+// wrapping both counted a corked write twice).
+{
+  const original = net.Socket.prototype._writeGeneric;
+  net.Socket.prototype._writeGeneric = function (...args) {
+    if (counting) {
+      counts.socketWrites += 1;
+      // Which peer: PostgreSQL and Redis by port, else the HTTP client or a pipe (the log).
+      const port = this.remotePort;
+      bump(counts.writesTo, port === 5432 ? "postgres" : port === 6379 ? "redis" : port ? "http" : "pipe");
+    }
     return original.apply(this, args);
   };
 }
 
 process.on("SIGUSR2", () => {
   if (!counting) {
-    counts = { statements: {}, statementTotal: 0, redis: {}, redisTotal: 0, socketWrites: 0 };
+    counts = { statements: {}, statementTotal: 0, redis: {}, redisTotal: 0, socketWrites: 0, writesTo: {} };
     counting = true;
     return;
   }

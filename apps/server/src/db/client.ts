@@ -1,6 +1,5 @@
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -9,11 +8,10 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { DEFAULT_DB_POOL } from "../config.ts";
 import type { GaugeReading } from "../http/metrics.ts";
-import { openDurablePglite } from "./durable-pglite.ts";
-import { EmbeddedMaintenance, type EmbeddedStats } from "./embedded-maintenance.ts";
+import type { EmbeddedStats } from "./embedded-maintenance.ts";
 import { NamingPool } from "./pg-statements.ts";
-import { prepareRepeatedStatements } from "./pglite-statements.ts";
 import * as schema from "./schema.ts";
+import { ThreadedPglite } from "./threaded-pglite.ts";
 
 export type Schema = typeof schema;
 interface RowsOf<T> {
@@ -38,8 +36,6 @@ export interface Database {
    * The embedded database serves one process, so an online backup must be taken inside it.
    */
   dumpDataDir?(): Promise<Blob>;
-  /** PGlite on disk: its vacuums and checkpoints (embedded-maintenance.ts), when turned on. */
-  maintenance?: EmbeddedMaintenance;
   /** Figures for /metrics about the database itself (PGlite on disk; PostgreSQL's pool). */
   gauges?(): GaugeReading[];
 }
@@ -159,47 +155,39 @@ async function openPglite(
   durabilityWindowMs: number | null,
   maintenanceEveryMs: number,
 ): Promise<Database> {
-  // pgvector comes with PGlite (its own package): memory vectors may use it (decision 014).
-  const extensions = { vector };
-  // On disk, acknowledged writes reach the disk within the window (decision 019).
-  const durable =
-    dir && durabilityWindowMs !== null
-      ? await openDurablePglite(dir, { extensions }, { windowMs: durabilityWindowMs })
-      : null;
-  const client =
-    durable?.client ??
-    (dir ? await PGlite.create(path.resolve(dir), { extensions }) : await PGlite.create({ extensions }));
-  // Repeated statements keep their parse and plan (pglite-statements.ts).
-  prepareRepeatedStatements(client);
-  const pgliteDb = drizzlePglite(client, { schema });
-  const db = pgliteDb as unknown as Db;
-  // Only on disk: a database in memory (tests) lives too briefly to need it.
-  const maintenance = dir ? new EmbeddedMaintenance(client, { everyMs: maintenanceEveryMs }) : undefined;
-  maintenance?.start();
+  // PGlite runs on its own thread (threaded-pglite.ts, decision 022), durable on disk (decision
+  // 019), with its repeated statements prepared and its upkeep scheduled there.
+  const client = await ThreadedPglite.open({
+    dir: dir ? path.resolve(dir) : null,
+    durabilityWindowMs,
+    maintenanceEveryMs,
+  });
+  // Drizzle's PGlite driver uses query, exec and transaction, which the thread answers as PGlite.
+  const pgliteDb = drizzlePglite(client as unknown as PGlite, { schema });
   return {
-    db,
+    db: pgliteDb as unknown as Db,
     driver: "pglite",
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
     async ping() {
       await client.query("select 1");
     },
-    async close() {
-      await maintenance?.stop();
-      await (durable ? durable.close() : client.close());
-    },
-    maintenance,
-    gauges: () => (maintenance ? embeddedGauges(maintenance) : []),
-    // Between transactions: PGlite's query() and transaction() both wait on this lock.
-    dumpDataDir: () => client._runExclusiveTransaction(() => client.dumpDataDir("none")),
+    close: () => client.close(),
+    gauges: () => (dir ? embeddedGauges(() => client.stats()) : []),
+    dumpDataDir: () => client.dumpDataDir(),
   };
 }
 
 /** The embedded database's own figures, read when /metrics is scraped. */
-function embeddedGauges(maintenance: EmbeddedMaintenance): GaugeReading[] {
+function embeddedGauges(read: () => Promise<EmbeddedStats | null>): GaugeReading[] {
   let reading: Promise<EmbeddedStats> | null = null;
   // One read of the database per scrape, shared by the gauges below.
   const stats = () => {
-    reading ??= maintenance.stats().finally(() => setTimeout(() => (reading = null), 1000).unref());
+    reading ??= read()
+      .then((found) => {
+        if (!found) throw new Error("The embedded database keeps no figures in memory.");
+        return found;
+      })
+      .finally(() => setTimeout(() => (reading = null), 1000).unref());
     return reading;
   };
   const gauge = (name: string, help: string, pick: (s: EmbeddedStats) => number) =>

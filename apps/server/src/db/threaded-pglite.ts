@@ -1,0 +1,158 @@
+import { Worker } from "node:worker_threads";
+import type { QueryOptions, Results } from "@electric-sql/pglite";
+import type { EmbeddedStats } from "./embedded-maintenance.ts";
+import {
+  type EmbeddedTarget,
+  fromWireError,
+  type ThreadReply,
+  type ThreadRequest,
+  toWireOptions,
+} from "./pglite-wire.ts";
+
+/** A request before its id is given (`call` gives it). */
+type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R, "id"> : never) : never;
+
+/** The part of PGlite's transaction that Drizzle uses. */
+export interface ThreadedTransaction {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string, options?: QueryOptions): Promise<Results[]>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+/**
+ * PGlite on its own thread (decision 022), as Drizzle's PGlite driver sees it: `query`, `exec`
+ * and `transaction`, each a message to pglite-thread.ts and its answer. PGlite runs every
+ * statement as synchronous WebAssembly; in the main thread each one held the event loop, so every
+ * reply's tokens waited behind every other request's statements. Here they run beside it.
+ *
+ * The thread keeps the process alive only while a request is unanswered (a CLI command's last
+ * query still gets its answer; an idle open database does not hold the process). If the thread
+ * dies, every request unanswered and every later one fails with its error.
+ */
+export class ThreadedPglite {
+  private pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private stopped: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.unref();
+    worker.on("message", (reply: ThreadReply) => this.answered(reply));
+    worker.on("error", (error) => this.stop(error));
+    worker.on("exit", (code) =>
+      this.stop(new Error(`The embedded database's thread stopped (exit code ${code}).`)),
+    );
+  }
+
+  /** Starts the thread and waits until PGlite is open (or failed to open) in it. */
+  static async open(target: EmbeddedTarget): Promise<ThreadedPglite> {
+    // TypeScript runs through tsx's loader in the thread too (pglite-thread.mjs).
+    const worker = new Worker(new URL("./pglite-thread.mjs", import.meta.url), { workerData: target });
+    const client = new ThreadedPglite(worker);
+    try {
+      await client.call({ op: "ready" });
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+    return client;
+  }
+
+  async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    return (await this.call({ op: "query", text, params, options: toWireOptions(options) })) as Results<T>;
+  }
+
+  async exec(text: string, options?: QueryOptions): Promise<Results[]> {
+    return (await this.call({ op: "exec", text, options: toWireOptions(options) })) as Results[];
+  }
+
+  /**
+   * BEGIN, `run`, then COMMIT, or ROLLBACK if it threw or rolled back. Other statements wait in
+   * the thread until it ends, as PGlite's own transactions make them.
+   */
+  async transaction<T>(run: (tx: ThreadedTransaction) => Promise<T>): Promise<T> {
+    const id = (await this.call({ op: "begin" })) as number;
+    let closed = false;
+    const tx: ThreadedTransaction = {
+      query: async <R>(text: string, params: unknown[] = [], options?: QueryOptions) =>
+        (await this.call({
+          op: "query",
+          tx: id,
+          text,
+          params,
+          options: toWireOptions(options),
+        })) as Results<R>,
+      exec: async (text: string, options?: QueryOptions) =>
+        (await this.call({ op: "exec", tx: id, text, options: toWireOptions(options) })) as Results[],
+      rollback: async () => {
+        closed = true;
+        await this.call({ op: "rollback", tx: id });
+      },
+      get closed() {
+        return closed;
+      },
+    };
+    let result: T;
+    try {
+      result = await run(tx);
+    } catch (error) {
+      if (!closed) {
+        closed = true;
+        await this.call({ op: "rollback", tx: id });
+      }
+      throw error;
+    }
+    if (!closed) {
+      closed = true;
+      await this.call({ op: "commit", tx: id });
+    }
+    return result;
+  }
+
+  /** The data directory as a tar, taken between transactions (features/backups). */
+  async dumpDataDir(): Promise<Blob> {
+    return new Blob([(await this.call({ op: "dump" })) as ArrayBuffer]);
+  }
+
+  /** The embedded database's figures for /metrics; null for a database in memory. */
+  stats(): Promise<EmbeddedStats | null> {
+    return this.call({ op: "stats" }) as Promise<EmbeddedStats | null>;
+  }
+
+  /** Closes PGlite (its shutdown checkpoint and last WAL flush), then the thread. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.call({ op: "close" });
+    } finally {
+      this.stopped ??= new Error("The embedded database is closed.");
+      await this.worker.terminate();
+    }
+  }
+
+  private call(request: Request): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      (request as ThreadRequest).id = id;
+      this.worker.postMessage(request);
+    });
+  }
+
+  private answered(reply: ThreadReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ("error" in reply) waiting.reject(fromWireError(reply.error));
+    else waiting.resolve(reply.result);
+  }
+
+  private stop(error: Error): void {
+    this.stopped ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
