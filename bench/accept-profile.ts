@@ -1,8 +1,8 @@
 // Profile of accepting one message (issue 15 item 4): every database round trip between
 // POST /api/generate and its `started` event, with its time, on both databases.
 // Run: npx tsx bench/accept-profile.ts   (HEARTH_BENCH_DRIVERS=pglite,postgres; HEARTH_BENCH_SIZE=10000)
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { ThreadedPglite } from "../apps/server/src/db/threaded-pglite.ts";
 import { BUNDLED_MODEL_PATH } from "../apps/server/src/features/inference/registry.ts";
 import { insertTestCharacter, readSse } from "../apps/server/test/chat.ts";
 import type { Driver } from "../apps/server/test/databases.ts";
@@ -50,34 +50,17 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   // biome-ignore lint/suspicious/noExplicitAny: same
   return record(args[0], () => (pgQuery as any).apply(this, args)) as any;
 } as typeof pgQuery;
-// biome-ignore lint/suspicious/noExplicitAny: wraps PGlite's overloaded signatures as they are
-type AnyFn = (...args: any[]) => any;
-const timed = (fn: AnyFn): AnyFn =>
-  function (this: PGlite, ...args: unknown[]) {
-    return record(args[0], () => fn.apply(this, args));
+// PGlite runs on its own thread (decision 022): its statements are timed where the main thread
+// sends them, request to answer, which is what the accept waits for.
+for (const name of ["query", "exec"] as const) {
+  const original = ThreadedPglite.prototype[name] as (...args: unknown[]) => Promise<unknown>;
+  (ThreadedPglite.prototype as unknown as Record<string, unknown>)[name] = function (
+    this: ThreadedPglite,
+    ...args: unknown[]
+  ) {
+    return record(args[0], () => original.apply(this, args));
   };
-const protoExec = PGlite.prototype.exec as AnyFn;
-(PGlite.prototype as unknown as { exec: AnyFn }).exec = timed(protoExec);
-// Hearth replaces an instance's `query` with its prepared-statement one (db/pglite-statements.ts),
-// which calls the prototype's for rare statements: the instance's own is timed, and the
-// prototype's only where an instance has none (else each rare statement would count twice).
-const ownQuery = new WeakMap<object, AnyFn>();
-const protoQuery = PGlite.prototype.query as AnyFn;
-const timedProtoQuery = timed(protoQuery);
-Object.defineProperty(PGlite.prototype, "query", {
-  configurable: true,
-  get(this: object) {
-    return (
-      ownQuery.get(this) ??
-      function (this: PGlite, ...args: unknown[]) {
-        return (ownQuery.has(this) ? protoQuery : timedProtoQuery).apply(this, args);
-      }
-    );
-  },
-  set(this: object, fn: AnyFn) {
-    ownQuery.set(this, timed(fn));
-  },
-});
+}
 
 for (const driver of DRIVERS) {
   const h = await startTestHearth({
