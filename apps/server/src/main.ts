@@ -19,6 +19,12 @@ export const LISTEN_BACKLOG = 4096;
  */
 export async function startServer(config: Config): Promise<Hearth> {
   const hearth = await createHearth(config);
+  // Without its embedded database a server can store nothing: it exits, to be started again
+  // (by its supervisor, or by hand), rather than answer every request with an error.
+  hearth.database.onLost?.((err) => {
+    hearth.app.log.fatal({ err }, "the embedded database's thread stopped; Hearth exits");
+    process.exit(1);
+  });
   if (config.seedDemo) await seedOnFirstStart(hearth);
   // An api process never loads a model: its replies run on workers.
   if (config.role !== "api")

@@ -38,6 +38,8 @@ export interface Database {
   dumpDataDir?(): Promise<Blob>;
   /** Figures for /metrics about the database itself (PGlite on disk; PostgreSQL's pool). */
   gauges?(): GaugeReading[];
+  /** PGlite only: `listener` hears if its thread stops unclosed (then nothing more can be stored). */
+  onLost?(listener: (error: Error) => void): void;
 }
 
 const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
@@ -174,6 +176,7 @@ async function openPglite(
     close: () => client.close(),
     gauges: () => (dir ? embeddedGauges(() => client.stats()) : []),
     dumpDataDir: () => client.dumpDataDir(),
+    onLost: (listener) => client.onLost(listener),
   };
 }
 

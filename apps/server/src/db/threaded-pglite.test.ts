@@ -84,13 +84,23 @@ describe("PGlite on its own thread (decision 022)", () => {
     expect(ticks).toBeGreaterThanOrEqual(3);
   });
 
-  it("fails what was asked and what is asked later once the thread is gone", async () => {
+  it("fails what was asked and what is asked later once the thread is gone, and says so once", async () => {
     const doomed = await ThreadedPglite.open({ dir: null, durabilityWindowMs: null, maintenanceEveryMs: 0 });
+    const lost: Error[] = [];
+    doomed.onLost((error) => lost.push(error));
     const asked = doomed.query("select count(*) from generate_series(1, 20000000)");
     await (doomed as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     await expect(asked).rejects.toThrow(/embedded database's thread stopped/);
     await expect(doomed.query("select 1")).rejects.toThrow(/embedded database's thread stopped/);
+    expect(lost.map((e) => e.message)).toEqual([expect.stringMatching(/embedded database's thread stopped/)]);
     await doomed.close();
+    // A database closed on purpose is not lost.
+    const closed = await ThreadedPglite.open({ dir: null, durabilityWindowMs: null, maintenanceEveryMs: 0 });
+    const heard: Error[] = [];
+    closed.onLost((error) => heard.push(error));
+    await closed.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).toEqual([]);
   }, 60_000);
 });
 

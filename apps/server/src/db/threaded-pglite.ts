@@ -28,19 +28,21 @@ export interface ThreadedTransaction {
  *
  * The thread keeps the process alive only while a request is unanswered (a CLI command's last
  * query still gets its answer; an idle open database does not hold the process). If the thread
- * dies, every request unanswered and every later one fails with its error.
+ * dies, every request unanswered and every later one fails with its error, and `onLost`'s
+ * listeners hear of it (the server exits).
  */
 export class ThreadedPglite {
   private pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 1;
   private stopped: Error | null = null;
+  private lostListeners: ((error: Error) => void)[] = [];
 
   private constructor(private readonly worker: Worker) {
     worker.unref();
     worker.on("message", (reply: ThreadReply) => this.answered(reply));
-    worker.on("error", (error) => this.stop(error));
+    worker.on("error", (error) => this.lost(error));
     worker.on("exit", (code) =>
-      this.stop(new Error(`The embedded database's thread stopped (exit code ${code}).`)),
+      this.lost(new Error(`The embedded database's thread stopped (exit code ${code}).`)),
     );
   }
 
@@ -119,6 +121,14 @@ export class ThreadedPglite {
     return this.call({ op: "stats" }) as Promise<EmbeddedStats | null>;
   }
 
+  /**
+   * Calls `listener` if the thread stops without being closed (an uncaught error or out of memory
+   * there): every statement from then on fails, so a server exits to be started again.
+   */
+  onLost(listener: (error: Error) => void): void {
+    this.lostListeners.push(listener);
+  }
+
   /** Closes PGlite (its shutdown checkpoint and last WAL flush), then the thread. */
   async close(): Promise<void> {
     if (this.stopped) return;
@@ -150,9 +160,12 @@ export class ThreadedPglite {
     else waiting.resolve(reply.result);
   }
 
-  private stop(error: Error): void {
+  private lost(error: Error): void {
+    const first = this.stopped === null;
     this.stopped ??= error;
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
+    // Once: a close() has already set `stopped` by the time its thread exits, so it is not lost.
+    if (first) for (const listener of this.lostListeners) listener(error);
   }
 }
