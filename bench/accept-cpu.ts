@@ -10,6 +10,7 @@ import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import { createTestDatabase, TEST_REDIS_URL } from "../apps/server/test/databases.ts";
 import { type Client, newClient, standInEnv, startHearth } from "./concurrency-lib.ts";
+import { type CallFrame, frameLabel, isHearthFrame, packageOf, topShares } from "./cpu-profile.ts";
 import { median } from "./report.ts";
 import { startSteadyServer } from "./steady-openai-server.ts";
 
@@ -145,7 +146,7 @@ const stopMs = performance.now() - stopStart;
 
 interface Node {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   hitCount: number;
   children?: number[];
 }
@@ -172,56 +173,27 @@ for (const file of readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"))
   const byPkg = new Map<string, number>();
   for (const node of profile.nodes) {
     node.hitCount = hits.get(node.id) ?? 0;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const short = url.replace(/^file:\/\//, "").replace(root, "");
-    const pkg = short.includes("node_modules/")
-      ? (short
-          .split("node_modules/")
-          .at(-1)
-          ?.split("/")
-          .slice(0, short.includes("node_modules/@") ? 2 : 1)
-          .join("/") ?? short)
-      : short.startsWith("/apps") || short.startsWith("/packages")
-        ? short.split("/").slice(0, 6).join("/")
-        : short || `(${functionName})`;
-    byFn.set(
-      `${functionName || "(anon)"} ${short}:${lineNumber}`,
-      (byFn.get(`${functionName || "(anon)"} ${short}:${lineNumber}`) ?? 0) + node.hitCount,
-    );
+    const fn = frameLabel(node.callFrame, root);
+    byFn.set(fn, (byFn.get(fn) ?? 0) + node.hitCount);
+    const pkg = packageOf(node.callFrame, root);
     byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + node.hitCount);
   }
-  const top = (m: Map<string, number>, n: number) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
-      .join("\n");
   // Inclusive time of Hearth's own functions (a function's samples and its callees').
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const inclusive = new Map<string, number>();
   const walk = (node: Node, open: Set<string>): number => {
     let sum = node.hitCount;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || "(anon)"} ${url.replace(/^file:\/\//, "").replace(root, "")}:${lineNumber}`;
-    const own =
-      (url.includes("/apps/") || url.includes("/packages/")) &&
-      !url.includes("node_modules") &&
-      !open.has(key);
+    const key = frameLabel(node.callFrame, root);
+    const own = isHearthFrame(node.callFrame) && !open.has(key);
     const inner = own ? new Set(open).add(key) : open;
     for (const child of node.children ?? []) sum += walk(byId.get(child) as Node, inner);
     if (own) inclusive.set(key, (inclusive.get(key) ?? 0) + sum);
     return sum;
   };
   walk(profile.nodes[0] as Node, new Set());
+  console.log(`\n-- Hearth functions, inclusive --\n${topShares(inclusive, total, 45)}`);
   console.log(
-    `\n-- Hearth functions, inclusive --\n${[...inclusive.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 45)
-      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
-      .join("\n")}`,
-  );
-  console.log(
-    `\n${file}: ${total} samples in the measured phase (${(phaseMs / 1000).toFixed(1)} s)\n-- by package/file --\n${top(byPkg, 30)}\n-- by function --\n${top(byFn, 40)}`,
+    `\n${file}: ${total} samples in the measured phase (${(phaseMs / 1000).toFixed(1)} s)\n-- by package/file --\n${topShares(byPkg, total, 30)}\n-- by function --\n${topShares(byFn, total, 40)}`,
   );
 }
 process.exit(0);

@@ -7,18 +7,18 @@
 // (e.g. HEARTH_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" with bench/concurrency.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { type CallFrame, frameLabel, isHearthFrame, packageOf, topShares } from "./cpu-profile.ts";
 
 interface Node {
   id: number;
   parent?: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   children?: number[];
 }
 interface Profile {
   nodes: Node[];
   samples: number[];
   timeDeltas: number[];
-  startTime: number;
 }
 
 const STALL_MS = Number(process.env.HEARTH_BENCH_STALL_MS ?? 10);
@@ -26,29 +26,6 @@ const STALL_MS = Number(process.env.HEARTH_BENCH_STALL_MS ?? 10);
 // module loading is one long stretch of its own). Default: all of it.
 const LAST_S = Number(process.env.HEARTH_BENCH_STALL_LAST_S ?? 0);
 const root = path.resolve(import.meta.dirname, "..");
-
-const label = (node: Node) => {
-  const { functionName, url, lineNumber } = node.callFrame;
-  return `${functionName || "(anon)"} ${url.replace(/^file:\/\//, "").replace(root, "")}:${lineNumber}`;
-};
-const packageOf = (node: Node) => {
-  const url = node.callFrame.url.replace(/^file:\/\//, "").replace(root, "");
-  if (!url) return `(${node.callFrame.functionName})`;
-  if (url.includes("node_modules/")) {
-    const rest = url.split("node_modules/").at(-1) ?? url;
-    return rest
-      .split("/")
-      .slice(0, rest.startsWith("@") ? 2 : 1)
-      .join("/");
-  }
-  return url.startsWith("/apps") ? url.split("/").slice(0, 6).join("/") : url;
-};
-const top = (m: Map<string, number>, total: number, n: number) =>
-  [...m.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
-    .join("\n");
 
 for (const file of process.argv.slice(2)) {
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
@@ -85,12 +62,12 @@ for (const file of process.argv.slice(2)) {
     for (let i = s.from; i < s.to; i++) {
       samples++;
       const leaf = byId.get(profile.samples[i] as number) as Node;
-      self.set(packageOf(leaf), (self.get(packageOf(leaf)) ?? 0) + 1);
+      const pkg = packageOf(leaf.callFrame, root);
+      self.set(pkg, (self.get(pkg) ?? 0) + 1);
       const seen = new Set<string>();
       for (let n: Node | undefined = leaf; n; n = n.parent === undefined ? undefined : byId.get(n.parent)) {
-        const url = n.callFrame.url;
-        if (!(url.includes("/apps/") || url.includes("/packages/")) || url.includes("node_modules")) continue;
-        const key = label(n);
+        if (!isHearthFrame(n.callFrame)) continue;
+        const key = frameLabel(n.callFrame, root);
         if (seen.has(key)) continue;
         seen.add(key);
         inclusive.set(key, (inclusive.get(key) ?? 0) + 1);
@@ -101,6 +78,6 @@ for (const file of process.argv.slice(2)) {
     `\n${path.basename(file)}: ${stalls.length} stretches of ≥ ${STALL_MS} ms busy (longest ${(lengths.at(-1) ?? 0).toFixed(1)} ms, median ${(lengths[Math.floor(lengths.length / 2)] ?? 0).toFixed(1)} ms), ${((100 * stalledMs) / totalMs).toFixed(1)}% of ${(totalMs / 1000).toFixed(1)} s`,
   );
   if (samples === 0) continue;
-  console.log(`-- in them, by package (self) --\n${top(self, samples, 20)}`);
-  console.log(`-- in them, Hearth functions (inclusive) --\n${top(inclusive, samples, 40)}`);
+  console.log(`-- in them, by package (self) --\n${topShares(self, samples, 20)}`);
+  console.log(`-- in them, Hearth functions (inclusive) --\n${topShares(inclusive, samples, 40)}`);
 }

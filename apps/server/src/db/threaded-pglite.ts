@@ -60,12 +60,32 @@ export class ThreadedPglite {
     return client;
   }
 
-  async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    return (await this.call({ op: "query", text, params, options: toWireOptions(options) })) as Results<T>;
+  query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    return this.queryIn<T>(undefined, text, params, options);
   }
 
-  async exec(text: string, options?: QueryOptions): Promise<Results[]> {
-    return (await this.call({ op: "exec", text, options: toWireOptions(options) })) as Results[];
+  exec(text: string, options?: QueryOptions): Promise<Results[]> {
+    return this.execIn(undefined, text, options);
+  }
+
+  /** A statement, in transaction `tx` when given. */
+  private async queryIn<T>(
+    tx: number | undefined,
+    text: string,
+    params: unknown[],
+    options?: QueryOptions,
+  ): Promise<Results<T>> {
+    return (await this.call({
+      op: "query",
+      tx,
+      text,
+      params,
+      options: toWireOptions(options),
+    })) as Results<T>;
+  }
+
+  private async execIn(tx: number | undefined, text: string, options?: QueryOptions): Promise<Results[]> {
+    return (await this.call({ op: "exec", tx, text, options: toWireOptions(options) })) as Results[];
   }
 
   /**
@@ -76,16 +96,9 @@ export class ThreadedPglite {
     const id = (await this.call({ op: "begin" })) as number;
     let closed = false;
     const tx: ThreadedTransaction = {
-      query: async <R>(text: string, params: unknown[] = [], options?: QueryOptions) =>
-        (await this.call({
-          op: "query",
-          tx: id,
-          text,
-          params,
-          options: toWireOptions(options),
-        })) as Results<R>,
-      exec: async (text: string, options?: QueryOptions) =>
-        (await this.call({ op: "exec", tx: id, text, options: toWireOptions(options) })) as Results[],
+      query: <R>(text: string, params: unknown[] = [], options?: QueryOptions) =>
+        this.queryIn<R>(id, text, params, options),
+      exec: (text: string, options?: QueryOptions) => this.execIn(id, text, options),
       rollback: async () => {
         closed = true;
         await this.call({ op: "rollback", tx: id });
@@ -98,10 +111,7 @@ export class ThreadedPglite {
     try {
       result = await run(tx);
     } catch (error) {
-      if (!closed) {
-        closed = true;
-        await this.call({ op: "rollback", tx: id });
-      }
+      if (!closed) await tx.rollback();
       throw error;
     }
     if (!closed) {
