@@ -41,18 +41,29 @@ const WAYS_OUT = new Set([impersonationEndpoints.stop.path, "/api/auth/sign-out"
 
 /**
  * Registered once on the root, before any route: a state-changing request made with a viewing
- * session answers 403 `impersonating`, on onRequest, before its body is read. Generation, uploads
- * and better-auth's own writes included.
+ * session answers 403 `impersonating` before any handler runs, and so before a route's own
+ * checks of its input. Generation, uploads and better-auth's own writes included.
+ *
+ * The session is looked up as the request arrives and awaited only before the handlers (the
+ * root's preHandler runs before every route's), so the lookup overlaps the body's arrival and a
+ * route's reads begun ahead of its checks (generation's context; issue 15 item 4). Only a body
+ * that is not JSON at all is answered first (400): it reaches no handler either.
  */
 export function refuseWritesWhileImpersonating(app: FastifyInstance, auth: Auth): void {
-  app.addHook("onRequest", async (req) => {
-    if (READ_ONLY_METHODS.has(req.method)) return;
+  const mayWrite = (req: FastifyRequest) => {
+    if (READ_ONLY_METHODS.has(req.method)) return false;
     // The matched route, so no spelling of a path slips by; /v1 opens by bearer key, not cookie.
     const pattern = req.routeOptions.url;
-    if (!pattern?.startsWith("/api/")) return;
+    if (!pattern?.startsWith("/api/")) return false;
     const path = pattern === "/api/auth/*" ? req.url.split("?")[0] : pattern;
-    if (path && WAYS_OUT.has(path)) return;
-    if ((await getViewer(auth, req))?.impersonatedBy) {
+    return !(path && WAYS_OUT.has(path));
+  };
+  app.addHook("onRequest", async (req) => {
+    // Its failure is answered by the preHandler's await (and by any route that needs the viewer).
+    if (mayWrite(req)) getViewer(auth, req).catch(() => {});
+  });
+  app.addHook("preHandler", async (req) => {
+    if (mayWrite(req) && (await getViewer(auth, req))?.impersonatedBy) {
       throw new HttpError(403, "impersonating", IMPERSONATING_MESSAGE);
     }
   });

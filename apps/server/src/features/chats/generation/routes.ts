@@ -1,11 +1,13 @@
-import { generationEndpoints, generationEventId, memoryEndpoints } from "@hearth/contract";
-import type { FastifyInstance } from "fastify";
+import { generationEndpoints, generationEventId, memoryEndpoints, uuidParam } from "@hearth/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db } from "../../../db/client.ts";
 import { notFound } from "../../../http/errors.ts";
-import { route } from "../../../http/route.ts";
+import { fastifyPath, route } from "../../../http/route.ts";
 import { parse } from "../../../http/validate.ts";
 import { type Auth, assertPermission, requireViewer } from "../../accounts/index.ts";
 import { assertOwnsConversation } from "../policy.ts";
 import { findConversation } from "../queries.ts";
+import { type AcceptContext, acceptContext } from "./accept-queries.ts";
 import { findGeneration, latestPromptOf } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
 import { cancelWaiting, keepPlaceFresh, placeOf } from "./scheduler.ts";
@@ -21,6 +23,11 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   const { db, bus, auth } = deps;
   const generations = new GenerationService(deps);
 
+  const generatePath = fastifyPath(generationEndpoints.generate.path);
+  // Before any hook awaits the viewer (they are preHandlers), so the two reads overlap.
+  app.addHook("preValidation", async (req) => {
+    if (req.routeOptions.url === generatePath && req.method === "POST") readContextAhead(db, req);
+  });
   // Signed-in viewers only (guests too), checked before the input is read.
   app.addHook("preHandler", async (req) => {
     await requireViewer(auth, req);
@@ -29,7 +36,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   /** The one generation call (spec §7): JSON errors before anything starts, then an event stream. */
   route(app, generationEndpoints.generate, async ({ req, reply, body }) => {
     const viewer = await requireViewer(auth, req);
-    const started = await generations.start(viewer, body);
+    const started = await generations.start(viewer, body, contextReadAhead(req, body.conversation_id));
     // The place in line is a hint for the waiting screen; not knowing it must not fail the reply.
     const waiting = { id: started.generationId, capacityKey: started.capacityKey };
     const firstPlace = await placeOf(db, waiting, started.slots, started.position).catch(() => ({
@@ -122,4 +129,34 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
       model_id: found.modelId,
     };
   });
+}
+
+/** A send's context, read while its session is looked up (readContextAhead). */
+const readAhead = new WeakMap<
+  FastifyRequest,
+  { conversationId: string; read: Promise<AcceptContext | null> }
+>();
+
+/**
+ * Starts the accept's one read of its context beside the session lookup, instead of after it
+ * (issue 15 item 4: one round trip fewer on the request's path). The context is keyed by the
+ * conversation alone and holds nothing for the caller until the service's policy check has
+ * passed on it; a request without a session cookie, or with no well-formed id, reads nothing.
+ */
+function readContextAhead(db: Db, req: FastifyRequest): void {
+  const id = (req.body as { conversation_id?: unknown } | null | undefined)?.conversation_id;
+  if (!req.headers.cookie || !uuidParam.safeParse(id).success) return;
+  const read = acceptContext(db, id as string);
+  // Unused when the session does not verify: its failure is nobody's.
+  read.catch(() => {});
+  readAhead.set(req, { conversationId: id as string, read });
+}
+
+/** The context read ahead for this conversation, if it was. */
+function contextReadAhead(
+  req: FastifyRequest,
+  conversationId: string,
+): Promise<AcceptContext | null> | undefined {
+  const ahead = readAhead.get(req);
+  return ahead?.conversationId === conversationId ? ahead.read : undefined;
 }

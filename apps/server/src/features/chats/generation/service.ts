@@ -79,11 +79,16 @@ export class GenerationService {
    * Persists the turn, claims the conversation and enqueues the generation: the request never
    * generates itself. A crash after this point loses nothing the user wrote.
    */
-  async start(viewer: Viewer, req: GenerateRequest): Promise<StartedGeneration> {
+  async start(
+    viewer: Viewer,
+    req: GenerateRequest,
+    /** The same read, begun before the viewer was known (routes.ts); checked here like any other. */
+    contextRead?: Promise<AcceptContext | null>,
+  ): Promise<StartedGeneration> {
     const { deps } = this;
     const { db } = deps;
     // One read for every check below (accept-queries.ts); the same rules, in the same order.
-    const found = await acceptContext(db, req.conversation_id);
+    const found = await (contextRead ?? acceptContext(db, req.conversation_id));
     assertOwnsConversation(viewer, found?.conversation ?? null);
     const context = found as NonNullable<typeof found>;
     const { conversation, character, persona } = context;
