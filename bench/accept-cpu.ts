@@ -127,8 +127,8 @@ async function sendOnOpen(client: Client, agent: http.Agent): Promise<number> {
 }
 
 /** One send, read until `started` (then the stream is dropped); ms from the request to it. */
-async function send(client: Client): Promise<number> {
-  if (OPEN_CONNECTION) return sendOnOpen(client, await openConnection(client));
+async function send(client: Client, open?: http.Agent): Promise<number> {
+  if (OPEN_CONNECTION) return sendOnOpen(client, open ?? (await openConnection(client)));
   const stop = new AbortController();
   const t0 = performance.now();
   const res = await fetch(`${client.base}/api/generate`, {
@@ -165,11 +165,14 @@ for (const client of clients.slice(0, WARMUP)) await send(client);
 const markPhase = () => {
   if (COUNTING || process.env.HEARTH_BENCH_PHASE_SIGNAL === "1") hearth.child.kill("SIGUSR2");
 };
-markPhase();
 const times: number[] = [];
+// Opened before the phase, so its CPU and counts are the sends' alone.
+const measured = clients.slice(WARMUP);
+const opened = OPEN_CONNECTION ? await Promise.all(measured.map(openConnection)) : [];
+markPhase();
 const cpuBefore = hearth.cpu();
 const phaseStart = performance.now();
-for (const client of clients.slice(WARMUP)) times.push(await send(client));
+for (const [i, client] of measured.entries()) times.push(await send(client, opened[i]));
 const phaseMs = performance.now() - phaseStart;
 markPhase();
 const cpuMs = ((hearth.cpu() - cpuBefore) * 1000) / SENDS;

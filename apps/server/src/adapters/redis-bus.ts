@@ -14,15 +14,17 @@ const MAX_EVENTS_PER_STREAM = 20_000;
  * readers take it in memory, so nothing comes back to it.
  *
  * One call carries every append of an event-loop turn, for any number of streams (KEYS: stream,
- * reader set, stream, reader set, ...; ARGV: max length, origin, channel prefix, then one event
- * per stream pair), in order; it answers prev, id, prev, id, ... A thousand streams' tokens
- * cost Redis and this process one script call per turn instead of one each.
+ * reader set, stream, reader set, ...; ARGV: max length, origin, channel prefix, the reader
+ * sets' lifetime, one flag per event (`1`: the origin joins that stream's reader set, a held
+ * append), then one event per stream pair), in order; it answers prev, id, prev, id, ... A
+ * thousand streams' tokens cost Redis and this process one script call per turn instead of one each.
  */
 const APPEND_SCRIPT = `
 local out = {}
 for i = 1, #KEYS, 2 do
   local key = KEYS[i]
-  local data = ARGV[3 + (i + 1) / 2]
+  local n = (i + 1) / 2
+  local data = ARGV[5 + n]
   local before = redis.call('XREVRANGE', key, '+', '-', 'COUNT', 1)
   local prev = '0'
   if before[1] then prev = before[1][1] end
@@ -33,6 +35,10 @@ for i = 1, #KEYS, 2 do
       message = message or (key .. ' ' .. prev .. ' ' .. id .. ' ' .. data)
       redis.call('PUBLISH', ARGV[3] .. process, message)
     end
+  end
+  if string.sub(ARGV[5], n, n) == '1' then
+    redis.call('SADD', KEYS[i + 1], ARGV[2])
+    redis.call('EXPIRE', KEYS[i + 1], ARGV[4])
   end
   out[#out + 1] = prev
   out[#out + 1] = id
@@ -46,6 +52,9 @@ const MAX_APPENDS_PER_CALL = 256;
 /** A reader set outlives a process that died without leaving it this long at most. */
 const READERS_TTL_S = 24 * 60 * 60;
 
+/** A held append's registration is dropped if no read takes it up this long after. */
+const HOLD_MS = 30_000;
+
 type AppendingRedis = Redis & {
   hearthAppend(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<string[]>;
 };
@@ -53,10 +62,26 @@ type AppendingRedis = Redis & {
 /** An append waiting for its turn's script call. */
 interface PendingAppend {
   key: string;
+  /** Joins this process to the stream's reader set in the same script call (a held append). */
+  join: boolean;
   json: string;
   data: unknown;
   resolve: (id: string) => void;
   reject: (error: unknown) => void;
+}
+
+/** A stream this process reads or holds (RedisEventBus.readers). */
+interface Channel {
+  set: Set<Reader>;
+  registered: Promise<unknown>;
+  /** Held appends whose read has not begun (each let go after HOLD_MS). */
+  holds: object[];
+  last: string | null;
+}
+
+/** Notes the newest event id of a stream this process has seen. */
+function seen(channel: Channel, id: string): void {
+  if (channel.last === null || compareIds(id, channel.last) > 0) channel.last = id;
 }
 
 /** One open `read`: the id of the last event it took, and what it took but has not yet yielded. */
@@ -86,8 +111,12 @@ export class RedisEventBus implements EventBus {
   private subscriber: Redis;
   /** This process's channel, subscribed once; every registration waits for it. */
   private listening: Promise<unknown>;
-  /** The readers of each stream here, and their registration in its reader set. */
-  private readers = new Map<string, { set: Set<Reader>; registered: Promise<unknown> }>();
+  /**
+   * The readers of each stream here, and their registration in its reader set. `holds`: held
+   * appends whose read has not begun; `last`: the newest event id this process has seen of the
+   * stream while it was registered (a read that takes up a hold from there needs no first fill).
+   */
+  private readers = new Map<string, Channel>();
   /** Appends of this event-loop turn, sent together once it ends (APPEND_SCRIPT). */
   private pending: PendingAppend[] = [];
   /** Watches of notices here, by name (`watch`). */
@@ -96,6 +125,8 @@ export class RedisEventBus implements EventBus {
   constructor(
     url: string,
     private prefix = "hearth",
+    /** How long a held append waits for its read (tests shorten it). */
+    private holdMs = HOLD_MS,
   ) {
     // Auto-pipelining sends the commands of one event-loop turn together: with a thousand
     // streams, their appends and reads share round trips instead of queueing one by one.
@@ -119,11 +150,48 @@ export class RedisEventBus implements EventBus {
   private noticesChannel = () => `${this.prefix}:bus-notices`;
   private noticeKey = (name: string) => `${this.prefix}:notice:${name}`;
 
-  append<T>(stream: string, data: T): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  append<T>(stream: string, data: T, options?: { hold?: boolean }): Promise<string> {
+    const key = this.key(stream);
+    // A held append of a stream not read here yet joins its reader set in its own script call.
+    const join = options?.hold === true && !this.readers.has(key);
+    const appended = new Promise<string>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.sendAppends());
-      this.pending.push({ key: this.key(stream), json: JSON.stringify(data), data, resolve, reject });
+      this.pending.push({ key, join, json: JSON.stringify(data), data, resolve, reject });
     });
+    if (options?.hold) this.hold(key, appended);
+    return appended;
+  }
+
+  /** Keeps this process registered for a read about to begin (`read` takes the hold up). */
+  private hold(key: string, appended: Promise<string>): void {
+    let channel = this.readers.get(key);
+    if (!channel) {
+      channel = { set: new Set(), registered: appended, holds: [], last: null };
+      this.readers.set(key, channel);
+      channel.registered.catch(() => {});
+    }
+    const held = channel;
+    const hold = {};
+    held.holds.push(hold);
+    // A hold no read takes up (its request failed before it piped) is let go.
+    const release = () => this.releaseHold(key, held, hold);
+    appended.then(() => setTimeout(release, this.holdMs).unref(), release);
+  }
+
+  /** Lets go of a hold no read took up; the stream is left once it has neither holds nor readers. */
+  private releaseHold(key: string, channel: Channel, hold: object): void {
+    const at = channel.holds.indexOf(hold);
+    if (at < 0) return;
+    channel.holds.splice(at, 1);
+    this.leaveIfUnread(key, channel);
+  }
+
+  private leaveIfUnread(key: string, channel: Channel): Promise<unknown> | undefined {
+    if (channel.set.size > 0 || channel.holds.length > 0 || this.readers.get(key) !== channel)
+      return undefined;
+    this.readers.delete(key);
+    // Sent before any later registration of this stream (one connection keeps the order).
+    return this.commands.srem(this.readersKey(key), this.processId).catch(() => {});
   }
 
   /** Sends the turn's appends (in order, MAX_APPENDS_PER_CALL a call) and hands each event to this process's readers. */
@@ -134,7 +202,15 @@ export class RedisEventBus implements EventBus {
       const part = batch.slice(from, from + MAX_APPENDS_PER_CALL);
       const keys: string[] = [];
       for (const a of part) keys.push(a.key, this.readersKey(a.key));
-      const args = [MAX_EVENTS_PER_STREAM, this.processId, this.channelPrefix(), ...part.map((a) => a.json)];
+      const joins = part.map((a) => (a.join ? "1" : "0")).join("");
+      const args = [
+        MAX_EVENTS_PER_STREAM,
+        this.processId,
+        this.channelPrefix(),
+        READERS_TTL_S,
+        joins,
+        ...part.map((a) => a.json),
+      ];
       this.commands.hearthAppend(keys.length, ...keys, ...args).then(
         (answer) => {
           part.forEach((a, i) => {
@@ -144,7 +220,11 @@ export class RedisEventBus implements EventBus {
               a.reject(new Error("The event was not appended."));
               return;
             }
-            for (const reader of this.readers.get(a.key)?.set ?? []) offer(reader, prev, id, () => a.data);
+            const channel = this.readers.get(a.key);
+            if (channel) {
+              seen(channel, id);
+              for (const reader of channel.set) offer(reader, prev, id, () => a.data);
+            }
             a.resolve(id);
           });
         },
@@ -164,8 +244,12 @@ export class RedisEventBus implements EventBus {
     const key = this.key(stream);
     const reader: Reader = { last: afterId, queue: [], gap: false, wake: null };
     let channel = this.readers.get(key);
+    // Taking up a hold: registered already, and read from the held event on, nothing to fill
+    // unless this process has seen a later event of the stream since.
+    let filled = false;
+    if (channel?.holds.shift()) filled = channel.last === afterId;
     if (!channel) {
-      channel = { set: new Set(), registered: this.register(key) };
+      channel = { set: new Set(), registered: this.register(key), holds: [], last: null };
       this.readers.set(key, channel);
     }
     const { set } = channel;
@@ -179,7 +263,7 @@ export class RedisEventBus implements EventBus {
       // in both is taken once). register() awaits `listening` before this does, so its commands
       // are queued first.
       await this.listening;
-      const firstFill = this.fill(key, reader);
+      const firstFill = filled ? Promise.resolve() : this.fill(key, reader);
       firstFill.catch(() => {}); // awaited below, after the registration (which may fail first)
       await channel.registered;
       await firstFill;
@@ -203,11 +287,7 @@ export class RedisEventBus implements EventBus {
     } finally {
       signal.removeEventListener("abort", wakeOnAbort);
       set.delete(reader);
-      if (set.size === 0 && this.readers.get(key) === channel) {
-        this.readers.delete(key);
-        // Sent before any later registration of this stream (one connection keeps the order).
-        await this.commands.srem(this.readersKey(key), this.processId).catch(() => {});
-      }
+      await this.leaveIfUnread(key, channel);
     }
   }
 
@@ -239,10 +319,12 @@ export class RedisEventBus implements EventBus {
     const b = message.indexOf(" ", a + 1);
     const c = message.indexOf(" ", b + 1);
     if (a < 0 || b < 0 || c < 0) return;
-    const set = this.readers.get(message.slice(0, a))?.set;
-    if (!set) return;
+    const channel = this.readers.get(message.slice(0, a));
+    if (!channel) return;
+    const set = channel.set;
     const prev = message.slice(a + 1, b);
     const id = message.slice(b + 1, c);
+    seen(channel, id);
     let data: unknown;
     let parsed = false;
     const parse = () => {

@@ -10,8 +10,13 @@ export interface BusEvent<T = unknown> {
 
 export interface EventBus {
   readonly driver: "in-process" | "redis";
-  /** Appends an event and answers its id (ids increase within a stream). */
-  append<T>(stream: string, data: T): Promise<string>;
+  /**
+   * Appends an event and answers its id (ids increase within a stream). With `hold`, the caller
+   * says it will `read` the stream from this event on in a moment: a bus whose readers must
+   * register (Redis) registers this process with the append itself, so that read costs no
+   * round trip of its own (issue 15 item 4: the accept's reply stream).
+   */
+  append<T>(stream: string, data: T, options?: { hold?: boolean }): Promise<string>;
   /** Events after `afterId` ("0" for all kept), then live ones until the signal aborts. */
   read<T>(stream: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>>;
   /** The events a stream keeps now, oldest first (recovery rebuilds a reply from them). */

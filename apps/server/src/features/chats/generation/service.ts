@@ -320,7 +320,8 @@ export class GenerationService {
         action: req.action,
         base_content: req.action === "continue" ? (target?.content ?? "") : "",
       };
-      const startedId = await deps.bus.append(eventStream(generationId), started);
+      // Held: the request reads the stream from here (routes.ts), with no registration of its own.
+      const startedId = await deps.bus.append(eventStream(generationId), started, { hold: true });
       // Wake-ups, after `started` is on the bus (a token must never go before it): the database's
       // line decides which reply a worker takes (scheduler.ts). This process's line first; the
       // queue's, for the other processes, only if it did not take the reply (a queue wake-up is
