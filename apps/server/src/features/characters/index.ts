@@ -17,6 +17,7 @@ export {
   canView,
   INVALID_ACCESS_MESSAGE,
   invalidAccess,
+  type PolicyCharacter,
 } from "./policy.ts";
 export { toCard, toCharacter } from "./present.ts";
 export { type FoundCharacter, findCharacter, handCharactersTo } from "./queries.ts";

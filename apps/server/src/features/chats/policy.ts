@@ -9,6 +9,7 @@ import {
   type CharacterRow,
   chattableCharacter,
   invalidAccess,
+  type PolicyCharacter,
 } from "../characters/index.ts";
 import type { ConversationRow } from "./schema.ts";
 
@@ -47,12 +48,12 @@ export async function chattable(
  * `chattable`'s rules on rows already read (accepting a message reads them with the rest in one
  * query): the live character or null, and whether the viewer blocked its creator.
  */
-export function assertChattable(
+export function assertChattable<C extends PolicyCharacter & Pick<CharacterRow, "isNsfw">>(
   viewer: Viewer,
-  character: CharacterRow | null,
+  character: C | null,
   creatorBlocked: boolean,
   edition: Config["edition"],
-): asserts character is CharacterRow {
+): asserts character is C {
   assertCanChat(viewer, character);
   if (character.isNsfw && !allowNsfw({ edition }, true)) throw invalidAccess();
   if (creatorBlocked && !viewer.isGuest && viewer.id !== character.creatorUserId) throw blockedBotCreator();

@@ -74,6 +74,45 @@ describe.each(drivers)("accepting a message on %s", (driver) => {
     expect(await acceptContext(db, randomUUID())).toBeNull();
   });
 
+  it("reads what a reply's prompt needs of the character, and not a long card's extras", async () => {
+    const owner = await member();
+    const long = "x".repeat(20_000);
+    const book = { entries: [{ keys: ["castle"], content: "The castle is old." }] };
+    const [card] = await db
+      .insert(characters)
+      .values({
+        creatorUserId: creator,
+        name: "Long Card",
+        persona: "A persona.",
+        scenario: "A scenario.",
+        dialogue: "<START>",
+        systemPrompt: "Be kind.",
+        postHistoryInstructions: "Stay in character.",
+        characterBook: book,
+        extensions: { depth_prompt: { prompt: long }, regex_scripts: [long] },
+        creatorNotes: long,
+        alternateGreetings: [long, long],
+        tags: ["fantasy"],
+      })
+      .returning();
+    const id = randomUUID();
+    await db.insert(conversations).values({ id, userId: owner, characterId: card?.id as string });
+    const found = await acceptContext(db, id);
+    expect(found?.character).toMatchObject({
+      name: "Long Card",
+      persona: "A persona.",
+      scenario: "A scenario.",
+      dialogue: "<START>",
+      systemPrompt: "Be kind.",
+      postHistoryInstructions: "Stay in character.",
+      characterBook: book,
+      visibility: card?.visibility,
+      creatorUserId: creator,
+    });
+    for (const extra of ["extensions", "creatorNotes", "alternateGreetings", "tags", "cardSource"])
+      expect(found?.character).not.toHaveProperty(extra);
+  });
+
   it("picks the chat's persona before the default one, and finds no deleted character", async () => {
     const owner = await member();
     const [fallback] = await db

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { perDatabase } from "../../../db/per-database.ts";
 import { users } from "../../accounts/schema.ts";
@@ -58,11 +58,43 @@ export type AcceptContext = NonNullable<Awaited<ReturnType<typeof acceptContext>
  */
 const acceptContextQuery = perDatabase((db) => buildAcceptContext(db));
 
+/**
+ * The character's columns an accept and its reply use. Not the card's round-trip extras, its
+ * notes for readers, its other greetings or its tags: on a long real-world card these can be
+ * most of the row, and every accept would read, decode and (on PGlite) pass them between threads.
+ */
+const UNUSED_BY_REPLIES = new Set<string>([
+  "extensions",
+  "creatorNotes",
+  "alternateGreetings",
+  "cardSource",
+  "tags",
+  "tagLabels",
+  "reasonForModeration",
+  "actionTakenDescription",
+  "reportsType",
+]);
+type AcceptCharacterColumns = Omit<
+  typeof characters._.columns,
+  | "extensions"
+  | "creatorNotes"
+  | "alternateGreetings"
+  | "cardSource"
+  | "tags"
+  | "tagLabels"
+  | "reasonForModeration"
+  | "actionTakenDescription"
+  | "reportsType"
+>;
+const acceptCharacterColumns = Object.fromEntries(
+  Object.entries(getTableColumns(characters)).filter(([name]) => !UNUSED_BY_REPLIES.has(name)),
+) as AcceptCharacterColumns;
+
 function buildAcceptContext(db: Db) {
   return db
     .select({
       conversation: conversations,
-      character: characters,
+      character: acceptCharacterColumns,
       owner: users,
       defaultModelId: users.defaultModelId,
       llmMode: users.llmMode,

@@ -80,7 +80,7 @@ export async function countingBackend(
 export function assertMessageFits(
   persona: PromptPersona,
   viewer: Viewer,
-  character: CharacterRow,
+  character: Parameters<typeof promptCharacter>[0],
   model: { entry: RegistryEntry; backend: TokenCounting },
   content: string,
   settings: GenerationSettings | undefined,

@@ -15,7 +15,7 @@ const PRIVATE = new Set(["private", "permanently_private"]);
  */
 export function assertMayMakeImages(
   viewer: Viewer,
-  character: CharacterRow,
+  character: Pick<CharacterRow, "visibility" | "loraStatus">,
   images: ImageServices | undefined,
 ) {
   if (!viewer.permissions.includes("conversation_images")) {
