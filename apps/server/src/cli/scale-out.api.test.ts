@@ -255,23 +255,33 @@ describe("scale-out: api and worker processes on PostgreSQL and Redis", () => {
   }, 120_000);
 
   it("a stop sent to C reaches the worker writing the reply; A's client sees it end, stopped", async () => {
-    const conversationId = await newChat(a);
-    let generationId = "";
-    let stopping: Promise<Response> | null = null;
-    const events = await readSse(await send(a, conversationId, "Tell me the longest tale you know."), (m) => {
-      if (m.event.type === "queued") generationId = m.event.generation_id;
-      // At the first token: the worker is writing it, in its own process.
-      if (m.event.type === "token" && !stopping)
-        stopping = call(c, "POST", `/api/generations/${generationId}/stop`, member.cookie);
-      return m.event.type === "done" || m.event.type === "error";
-    });
-    expect(stopping, withOutput("no token before the end")).not.toBeNull();
-    expect((await (stopping as unknown as Promise<Response>)).status).toBe(204);
-    const done = doneOf(events);
-    expect(done?.message?.state, withOutput("not stopped")).toBe("stopped");
-    const stored = (await storedMessages(a, conversationId)).at(-1) as Message;
-    expect(stored).toMatchObject({ id: done?.message?.id, state: "stopped", content: tokensOf(events) });
-  }, 120_000);
+    // The real model can finish a short reply before a stop sent at its first token gets there
+    // through C and Redis (CI's load once made it so): a try that ends complete shows nothing,
+    // and a new chat is tried, three at most.
+    for (let attempt = 1; ; attempt++) {
+      const conversationId = await newChat(a);
+      let generationId = "";
+      let stopping: Promise<Response> | null = null;
+      const events = await readSse(
+        await send(a, conversationId, "Tell me the longest tale you know."),
+        (m) => {
+          if (m.event.type === "queued") generationId = m.event.generation_id;
+          // At the first token: the worker is writing it, in its own process.
+          if (m.event.type === "token" && !stopping)
+            stopping = call(c, "POST", `/api/generations/${generationId}/stop`, member.cookie);
+          return m.event.type === "done" || m.event.type === "error";
+        },
+      );
+      expect(stopping, withOutput("no token before the end")).not.toBeNull();
+      expect((await (stopping as unknown as Promise<Response>)).status).toBe(204);
+      const done = doneOf(events);
+      if (done?.message?.state === "complete" && attempt < 3) continue;
+      expect(done?.message?.state, withOutput("not stopped")).toBe("stopped");
+      const stored = (await storedMessages(a, conversationId)).at(-1) as Message;
+      expect(stored).toMatchObject({ id: done?.message?.id, state: "stopped", content: tokensOf(events) });
+      return;
+    }
+  }, 180_000);
 
   it("the waiting room is one line across processes: order and positions agree on both", async () => {
     const [first, second, third] = [
