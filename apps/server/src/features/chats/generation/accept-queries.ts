@@ -63,7 +63,7 @@ const acceptContextQuery = perDatabase((db) => buildAcceptContext(db));
  * notes for readers, its other greetings or its tags: on a long real-world card these can be
  * most of the row, and every accept would read, decode and (on PGlite) pass them between threads.
  */
-const UNUSED_BY_REPLIES = new Set<string>([
+const UNUSED_BY_REPLIES = [
   "extensions",
   "creatorNotes",
   "alternateGreetings",
@@ -73,22 +73,11 @@ const UNUSED_BY_REPLIES = new Set<string>([
   "reasonForModeration",
   "actionTakenDescription",
   "reportsType",
-]);
-type AcceptCharacterColumns = Omit<
-  typeof characters._.columns,
-  | "extensions"
-  | "creatorNotes"
-  | "alternateGreetings"
-  | "cardSource"
-  | "tags"
-  | "tagLabels"
-  | "reasonForModeration"
-  | "actionTakenDescription"
-  | "reportsType"
->;
+] as const;
+const unused = new Set<string>(UNUSED_BY_REPLIES);
 const acceptCharacterColumns = Object.fromEntries(
-  Object.entries(getTableColumns(characters)).filter(([name]) => !UNUSED_BY_REPLIES.has(name)),
-) as AcceptCharacterColumns;
+  Object.entries(getTableColumns(characters)).filter(([name]) => !unused.has(name)),
+) as Omit<typeof characters._.columns, (typeof UNUSED_BY_REPLIES)[number]>;
 
 function buildAcceptContext(db: Db) {
   return db
