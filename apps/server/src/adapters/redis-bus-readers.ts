@@ -12,6 +12,10 @@ export interface Channel {
   registered: Promise<unknown>;
   /** Held appends whose read has not begun (each let go after HOLD_MS). */
   holds: object[];
+  /**
+   * The newest event id this process has seen of the stream while registered: a read that takes
+   * up a hold from there needs no first fill.
+   */
   last: string | null;
 }
 

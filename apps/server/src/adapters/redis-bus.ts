@@ -91,11 +91,7 @@ export class RedisEventBus implements EventBus {
   private subscriber: Redis;
   /** This process's channel, subscribed once; every registration waits for it. */
   private listening: Promise<unknown>;
-  /**
-   * The readers of each stream here, and their registration in its reader set. `holds`: held
-   * appends whose read has not begun; `last`: the newest event id this process has seen of the
-   * stream while it was registered (a read that takes up a hold from there needs no first fill).
-   */
+  /** The streams read or held here: their readers, holds and registration in the reader set. */
   private readers = new Map<string, Channel>();
   /** Appends of this event-loop turn, sent together once it ends (APPEND_SCRIPT). */
   private pending: PendingAppend[] = [];

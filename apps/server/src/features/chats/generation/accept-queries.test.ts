@@ -77,18 +77,21 @@ describe.each(drivers)("accepting a message on %s", (driver) => {
   it("reads what a reply's prompt needs of the character, and not a long card's extras", async () => {
     const owner = await member();
     const long = "x".repeat(20_000);
-    const book = { entries: [{ keys: ["castle"], content: "The castle is old." }] };
+    // What the prompt reads of a character, its lorebook included.
+    const forPrompt = {
+      name: "Long Card",
+      persona: "A persona.",
+      scenario: "A scenario.",
+      dialogue: "<START>",
+      systemPrompt: "Be kind.",
+      postHistoryInstructions: "Stay in character.",
+      characterBook: { entries: [{ keys: ["castle"], content: "The castle is old." }] },
+    };
     const [card] = await db
       .insert(characters)
       .values({
         creatorUserId: creator,
-        name: "Long Card",
-        persona: "A persona.",
-        scenario: "A scenario.",
-        dialogue: "<START>",
-        systemPrompt: "Be kind.",
-        postHistoryInstructions: "Stay in character.",
-        characterBook: book,
+        ...forPrompt,
         extensions: { depth_prompt: { prompt: long }, regex_scripts: [long] },
         creatorNotes: long,
         alternateGreetings: [long, long],
@@ -99,13 +102,7 @@ describe.each(drivers)("accepting a message on %s", (driver) => {
     await db.insert(conversations).values({ id, userId: owner, characterId: card?.id as string });
     const found = await acceptContext(db, id);
     expect(found?.character).toMatchObject({
-      name: "Long Card",
-      persona: "A persona.",
-      scenario: "A scenario.",
-      dialogue: "<START>",
-      systemPrompt: "Be kind.",
-      postHistoryInstructions: "Stay in character.",
-      characterBook: book,
+      ...forPrompt,
       visibility: card?.visibility,
       creatorUserId: creator,
     });
