@@ -7,14 +7,14 @@
  * (session-lookup.ts serves the rest without it).
  *
  * So every call into better-auth goes through `withinAuth`, and once none has run for
- * `IDLE_MS` its storages are disabled: the hooks go off with them, and the next call's `run()`
+ * `idleMs` (2 s) its storages are disabled: the hooks go off with them, and the next call's `run()`
  * enables them again. A storage is never disabled while a call is under way, so no better-auth
  * code finds its context gone (what it starts in the background and leaves running past the
  * idle time, such as a mail being sent, reads no context).
  */
 import type { AsyncLocalStorage } from "node:async_hooks";
 
-const IDLE_MS = 2000;
+let idleMs = 2000;
 const GLOBAL = Symbol.for("better-auth:global");
 const STORAGES = ["endpointContextAsyncStorage", "adapterAsyncStorage", "requestStateAsyncStorage"];
 
@@ -33,7 +33,7 @@ export async function withinAuth<T>(call: () => Promise<T> | T): Promise<T> {
   } finally {
     active -= 1;
     if (active === 0) {
-      idleTimer = setTimeout(quietAuthStorage, IDLE_MS);
+      idleTimer = setTimeout(quietAuthStorage, idleMs);
       idleTimer.unref();
     }
   }
@@ -54,6 +54,17 @@ export function quietAuthStorage(): number {
     }
   }
   return disabled;
+}
+
+/**
+ * Sets how long the storages stay enabled after the last call; answers the previous value.
+ * Tests that look at the storages between calls set it long, so a slow machine's pause between
+ * two steps does not quiet them behind the test's back.
+ */
+export function setAuthIdleMs(ms: number): number {
+  const previous = idleMs;
+  idleMs = ms;
+  return previous;
 }
 
 /** How many calls into better-auth are under way (tests). */
