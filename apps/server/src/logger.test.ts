@@ -1,9 +1,13 @@
+import { spawnSync } from "node:child_process";
+import fs, { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import Fastify from "fastify";
 import pino from "pino";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openSse } from "./http/sse.ts";
-import { loggerOptions, RequestLogLines } from "./logger.ts";
+import { bufferedDestination, loggerOptions, RequestLogLines } from "./logger.ts";
 
 describe("the log redaction", () => {
   it("censors cookies, keys, payment tokens and webhook signatures wherever they appear", () => {
@@ -14,7 +18,7 @@ describe("the log redaction", () => {
         done();
       },
     });
-    const options = loggerOptions("info") as { redact: { paths: string[]; censor: string } };
+    const options = loggerOptions("info", sink) as { redact: { paths: string[]; censor: string } };
     const log = pino({ redact: options.redact }, sink);
     log.info({
       req: { headers: { cookie: "session=abc", "stripe-signature": "t=1,v1=beef" } },
@@ -47,8 +51,7 @@ describe("the request log", () => {
         done();
       },
     });
-    const options = loggerOptions("info") as object;
-    const app = Fastify({ logger: { ...options, stream: sink }, logController: new RequestLogLines() });
+    const app = Fastify({ logger: loggerOptions("info", sink), logController: new RequestLogLines() });
     app.get("/plain", async () => ({ ok: true }));
     app.get("/broken", async () => {
       throw new Error("broken on purpose");
@@ -102,5 +105,61 @@ describe("the request log", () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe("the log's destination", () => {
+  const linesOf = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean);
+
+  it("writes lines that come one at a time together, within the flush interval", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hearth-log-"));
+    const file = path.join(dir, "log.jsonl");
+    const destination = bufferedDestination(file);
+    const writes = vi.spyOn(fs, "write");
+    try {
+      const log = pino(destination);
+      // Ten requests' lines, each on a turn of its own: unbuffered, each would be a write.
+      for (let i = 0; i < 10; i++) {
+        log.info({ i }, "request completed");
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await expect.poll(() => linesOf(file).length).toBe(10);
+      const toFile = writes.mock.calls.filter(([fd]) => fd === (destination as unknown as { fd: number }).fd);
+      expect(toFile.length).toBeLessThanOrEqual(3);
+      expect(linesOf(file).map((line) => JSON.parse(line).i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    } finally {
+      writes.mockRestore();
+      (destination as unknown as { end(): void }).end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** A process that logs two lines to standard output as Hearth does, then ends as `end` says. */
+  function logThenEnd(end: string) {
+    const script = [
+      'import pino from "pino";',
+      'import { logDestination } from "./apps/server/src/logger.ts";',
+      "const log = pino(logDestination());",
+      'log.info("first"); log.error("last words");',
+      end,
+    ].join("\n");
+    const root = path.resolve(import.meta.dirname, "../../..");
+    return spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+    });
+  }
+
+  it.each([
+    ["process.exit", "process.exit(3);"],
+    ["an uncaught error", 'setTimeout(() => { throw new Error("boom"); }, 1);'],
+  ])("loses no line when the process ends by %s", (_how, end) => {
+    const ended = logThenEnd(end);
+    expect(ended.status).not.toBe(0);
+    const messages = ended.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).msg);
+    expect(messages).toEqual(["first", "last words"]);
   });
 });

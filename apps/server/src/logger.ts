@@ -1,12 +1,47 @@
 import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
+import pino from "pino";
+
+/** How long a log line may wait in the buffer before it is written (see `logDestination`). */
+export const LOG_FLUSH_MS = 200;
+/** Buffered lines are written at once when they reach this many bytes. */
+const LOG_BUFFER_BYTES = 4096;
+
+let stdoutDestination: ReturnType<typeof bufferedDestination> | undefined;
+
+/**
+ * Standard output, buffered: lines are written when 4 KB have gathered or 200 ms after the
+ * first, and at once as the process exits (pino flushes on `exit`, which a crash's handler and
+ * every `process.exit` run). pino's default writes each line as it comes, through libuv's thread
+ * pool: a thread woken, a write, the event loop woken again, for every request (about 0.5 ms of
+ * a 4-5 ms accept on these machines; docs/PERFORMANCE.md). A process killed outright (SIGKILL)
+ * loses at most the last 200 ms of lines. One per process: every server in it writes to fd 1.
+ */
+export function logDestination(): pino.DestinationStream {
+  stdoutDestination ??= bufferedDestination(1);
+  return stdoutDestination;
+}
+
+/** Writes what standard output's buffer holds now (a line that someone waits for). */
+export function flushLog(): void {
+  stdoutDestination?.flush();
+}
+
+/** A file descriptor or path, written as `logDestination` describes. */
+export function bufferedDestination(dest: number | string) {
+  return pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+}
 
 /**
  * Structured JSON logs (pino). Cookies, authorization headers and secrets are redacted so
- * they never reach log files.
+ * they never reach log files. Lines go to `stream`, standard output (buffered) by default.
  */
-export function loggerOptions(level: string): FastifyServerOptions["logger"] {
+export function loggerOptions(
+  level: string,
+  stream: pino.DestinationStream = logDestination(),
+): FastifyServerOptions["logger"] {
   return {
     level,
+    stream,
     redact: {
       paths: [
         "req.headers.cookie",

@@ -4,6 +4,7 @@ import { usernameExists } from "./features/accounts/index.ts";
 import { SYSTEM_USERNAME, seedDemoCharacters } from "./features/characters/index.ts";
 import { isDemoModel } from "./features/inference/index.ts";
 import { probeLocalServers, REAL_MODEL_COMMAND } from "./features/models/index.ts";
+import { flushLog } from "./logger.ts";
 
 /**
  * Connections the kernel holds for the process before it accepts them (capped by the system's
@@ -34,6 +35,8 @@ export async function startServer(config: Config): Promise<Hearth> {
     { address, role: config.role, database: hearth.database.driver, queue: hearth.queue.driver },
     "Hearth is running",
   );
+  // Log lines wait in a buffer (logger.ts); this one is what supervisors and scripts wait for.
+  flushLog();
   if (config.role !== "worker" && isDemoModel(hearth.inference.defaultEntry))
     void offerRealModels(hearth, config);
 
