@@ -5,11 +5,12 @@
 // Run: npx tsx bench/accept-cpu.ts   (HEARTH_BENCH_DRIVER=postgres|pglite)
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import { createTestDatabase, TEST_REDIS_URL } from "../apps/server/test/databases.ts";
+import { openConnection, sendOnOpen } from "./accept-send.ts";
 import { type Client, newClient, standInEnv, startHearth } from "./concurrency-lib.ts";
 import { type CallFrame, frameLabel, isHearthFrame, packageOf, topShares } from "./cpu-profile.ts";
 import { median } from "./report.ts";
@@ -75,60 +76,9 @@ while (clients.length < SENDS + WARMUP) {
 // request and its reading are node's http, not fetch. By default each send opens its own (fetch).
 const OPEN_CONNECTION = process.env.HEARTH_BENCH_CONNECTION === "open";
 
-/** A keep-alive connection of its own, opened by one `GET /api/me`. */
-async function openConnection(client: Client): Promise<http.Agent> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  await new Promise<void>((resolve, reject) => {
-    const req = http.get(`${client.base}/api/me`, { agent, headers: { cookie: client.cookie } }, (res) => {
-      res.resume();
-      res.on("end", resolve);
-    });
-    req.on("error", reject);
-  });
-  return agent;
-}
-
-/** One send on an open connection, read until `started`; ms from the request to it. */
-async function sendOnOpen(client: Client, agent: http.Agent): Promise<number> {
-  const body = JSON.stringify({ conversation_id: client.conversationId, action: "send", content: "Go on" });
-  const t0 = performance.now();
-  return await new Promise<number>((resolve, reject) => {
-    const req = http.request(
-      `${client.base}/api/generate`,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          cookie: client.cookie,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          origin: client.base,
-        },
-      },
-      (res) => {
-        let buffer = "";
-        let startedAt = 0;
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          buffer += chunk;
-          if (startedAt === 0 && buffer.includes('"type":"started"')) startedAt = performance.now() - t0;
-          if (startedAt > 0 && (!TO_END || buffer.includes('"type":"done"'))) {
-            resolve(startedAt);
-            req.destroy();
-            agent.destroy();
-          } else if (buffer.includes('"code"')) reject(new Error(buffer.slice(0, 300)));
-        });
-        res.on("end", () => reject(new Error(`no started: ${res.statusCode} ${buffer.slice(0, 300)}`)));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 /** One send, read until `started` (then the stream is dropped); ms from the request to it. */
 async function send(client: Client, open?: http.Agent): Promise<number> {
-  if (OPEN_CONNECTION) return sendOnOpen(client, open ?? (await openConnection(client)));
+  if (OPEN_CONNECTION) return sendOnOpen(client, open ?? (await openConnection(client)), TO_END);
   const stop = new AbortController();
   const t0 = performance.now();
   const res = await fetch(`${client.base}/api/generate`, {

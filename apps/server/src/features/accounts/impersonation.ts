@@ -11,7 +11,7 @@ import {
   setSignedCookie,
   startSession,
 } from "./session-cookie.ts";
-import { getViewer, IMPERSONATION_SECONDS, toHeaders, type Viewer } from "./viewer.ts";
+import { getViewer, IMPERSONATION_SECONDS, sessionReadByRoute, toHeaders, type Viewer } from "./viewer.ts";
 
 /**
  * An administrator viewing the site as a user (accounts-billing-admin §2.2, the impersonation
@@ -46,7 +46,8 @@ const WAYS_OUT = new Set([impersonationEndpoints.stop.path, "/api/auth/sign-out"
  *
  * The session is looked up as the request arrives and awaited only before the handlers (the
  * root's preHandler runs before every route's), so the lookup overlaps the body's arrival and a
- * route's reads begun ahead of its checks (generation's context; issue 15 item 4). Only a body
+ * route's reads begun ahead of its checks; a route that reads the session in its own statement
+ * (generation's accept, `readsOwnSession`; issue 15 item 4) is left to do so. Only a body
  * that is not JSON at all is answered first (400): it reaches no handler either.
  */
 export function refuseWritesWhileImpersonating(app: FastifyInstance, auth: Auth): void {
@@ -60,7 +61,7 @@ export function refuseWritesWhileImpersonating(app: FastifyInstance, auth: Auth)
   };
   app.addHook("onRequest", async (req) => {
     // Its failure is answered by the preHandler's await (and by any route that needs the viewer).
-    if (mayWrite(req)) getViewer(auth, req).catch(() => {});
+    if (mayWrite(req) && !sessionReadByRoute(auth, req)) getViewer(auth, req).catch(() => {});
   });
   app.addHook("preHandler", async (req) => {
     if (mayWrite(req) && (await getViewer(auth, req))?.impersonatedBy) {

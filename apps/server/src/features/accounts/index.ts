@@ -33,4 +33,14 @@ export { contextTokens, effectiveRole } from "./permissions.ts";
 export { assertNotRestricted, assertPermission, isRestricted, refuseRestrictedChanges } from "./policy.ts";
 export { accountRoutes } from "./routes.ts";
 export { startSession } from "./session-cookie.ts";
-export { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";
+export { sessionColumns, sessionOfToken } from "./session-lookup.ts";
+export {
+  getViewer,
+  readsOwnSession,
+  requireViewer,
+  toMe,
+  type Viewer,
+  verifiedSessionToken,
+  viewerFromRead,
+  viewerFromUser,
+} from "./viewer.ts";

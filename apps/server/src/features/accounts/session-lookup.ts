@@ -15,7 +15,26 @@ export type FastSession = (u: { cookie: string | undefined }) => Promise<Session
 
 export type SessionUserRow = Awaited<ReturnType<ReturnType<typeof sessionUser>["execute"]>>[number]["user"];
 
-const lookups = new WeakMap<object, FastSession>();
+/** A session row as the lookup judges it. */
+export interface SessionColumns {
+  userId: string;
+  expiresAt: Date;
+  impersonatedBy: string | null;
+}
+
+/** What other parts of accounts (viewer.ts) use of one auth instance's lookup. */
+export interface SessionReader {
+  lookup: FastSession;
+  /** The session token of a cookie signed with the auth's secret; null for anything else. */
+  token(cookie: string | undefined): Promise<string | null>;
+  /**
+   * Whether a session row read by its token (and unexpired, `sessionOfToken`) stands for its
+   * user without better-auth: not an administrator's view, and not due for its daily refresh.
+   */
+  usable(session: SessionColumns): Promise<boolean>;
+}
+
+const readers = new WeakMap<object, SessionReader>();
 
 /** What the lookup needs of better-auth (its cookie's name, secret and session ages). */
 interface AuthSettings {
@@ -26,38 +45,68 @@ interface AuthSettings {
   }>;
 }
 
+/**
+ * The session of a verified token, still unexpired at `now`: in the lookup's statement, and
+ * joined into another feature's statement that reads the session with its own rows (placeholders
+ * `sessionToken` and `now`; viewer.ts `viewerFromRead`).
+ */
+export const sessionOfToken = and(
+  eq(sessions.token, sql.placeholder("sessionToken")),
+  gt(sessions.expiresAt, sql.placeholder("now")),
+);
+/** The session's columns such a statement selects, for `SessionReader.usable`. */
+export const sessionColumns = {
+  userId: sessions.userId,
+  expiresAt: sessions.expiresAt,
+  impersonatedBy: sessions.impersonatedBy,
+};
+
 export function registerSessionLookup(auth: AuthSettings, db: Db): void {
   let settings: Promise<{ name: string; secret: string; expiresIn: number; updateAge: number }> | null = null;
-  // Built and prepared once: every signed-in request runs it.
-  const query = sessionUser(db);
-  lookups.set(auth, async ({ cookie }) => {
-    if (!cookie) return undefined;
-    settings ??= auth.$context.then((ctx) => ({
+  const settingsOf = () =>
+    (settings ??= auth.$context.then((ctx) => ({
       name: ctx.authCookies.sessionToken.name,
       secret: ctx.secret,
       expiresIn: ctx.sessionConfig.expiresIn,
       updateAge: ctx.sessionConfig.updateAge,
-    }));
-    const { name, secret, expiresIn, updateAge } = await settings;
-    const token = signedToken(cookieValue(cookie, name), secret);
-    if (!token) return undefined;
-    const [row] = await query.execute({ token, now: new Date() });
-    if (!row || row.session.impersonatedBy) return undefined;
-    // better-auth moves the expiry on once the session is a day old: it does that write.
-    const now = Date.now();
-    if (row.session.expiresAt.getTime() - expiresIn * 1000 + updateAge * 1000 <= now) return undefined;
-    return row.user;
-  });
+    })));
+  // Built and prepared once: every signed-in request runs it.
+  const query = sessionUser(db);
+  const reader: SessionReader = {
+    async token(cookie) {
+      if (!cookie) return null;
+      const { name, secret } = await settingsOf();
+      return signedToken(cookieValue(cookie, name), secret);
+    },
+    async usable(session) {
+      if (session.impersonatedBy) return false;
+      // better-auth moves the expiry on once the session is a day old: it does that write.
+      const { expiresIn, updateAge } = await settingsOf();
+      return session.expiresAt.getTime() - expiresIn * 1000 + updateAge * 1000 > Date.now();
+    },
+    async lookup({ cookie }) {
+      const token = await reader.token(cookie);
+      if (!token) return undefined;
+      const [row] = await query.execute({ sessionToken: token, now: new Date() });
+      return row && (await reader.usable(row.session)) ? row.user : undefined;
+    },
+  };
+  readers.set(auth, reader);
 }
 
+export function sessionReaderOf(auth: object): SessionReader | undefined {
+  return readers.get(auth);
+}
+
+/** The lookup alone (tests). */
 export function sessionLookupOf(auth: object): FastSession | undefined {
-  return lookups.get(auth);
+  return readers.get(auth)?.lookup;
 }
 
 function sessionUser(db: Db) {
   return db
     .select({
-      session: { expiresAt: sessions.expiresAt, impersonatedBy: sessions.impersonatedBy },
+      session: sessionColumns,
       user: {
         id: users.id,
         email: users.email,
@@ -74,7 +123,7 @@ function sessionUser(db: Db) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.token, sql.placeholder("token")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .where(sessionOfToken)
     .limit(1)
     .prepare("hearth_session_user");
 }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { unauthorized } from "../../http/errors.ts";
 import type { Auth } from "./auth.ts";
 import { contextTokens, derivePermissions } from "./permissions.ts";
-import { sessionLookupOf } from "./session-lookup.ts";
+import { type SessionColumns, sessionLookupOf, sessionReaderOf } from "./session-lookup.ts";
 
 /** The signed-in person behind a request (a guest counts), with derived permissions. */
 export interface Viewer {
@@ -87,6 +87,55 @@ export function getViewer(auth: Auth, req: FastifyRequest): Promise<Viewer | nul
     cache.set(req, pending);
   }
   return pending;
+}
+
+/** Routes (`METHOD pattern`) of each auth instance whose session is read by their own statement. */
+const ownSessionReads = new WeakMap<object, Set<string>>();
+
+/**
+ * Declares that a route reads its request's session itself, in the statement that reads its own
+ * rows (`viewerFromRead`): nothing looks the session up ahead of it (impersonation.ts), so that
+ * statement is the request's one round trip before its checks (issue 15 item 4).
+ */
+export function readsOwnSession(auth: Auth, method: string, pattern: string): void {
+  const routes = ownSessionReads.get(auth) ?? new Set<string>();
+  routes.add(`${method} ${pattern}`);
+  ownSessionReads.set(auth, routes);
+}
+
+/** Whether this request's route reads its session itself (`readsOwnSession`). */
+export function sessionReadByRoute(auth: Auth, req: FastifyRequest): boolean {
+  return ownSessionReads.get(auth)?.has(`${req.method} ${req.routeOptions.url}`) ?? false;
+}
+
+/** The request's session token, if its cookie carries one signed with the auth's secret. */
+export async function verifiedSessionToken(auth: Auth, req: FastifyRequest): Promise<string | null> {
+  return (await sessionReaderOf(auth)?.token(req.headers.cookie)) ?? null;
+}
+
+/**
+ * The request's viewer from a statement that read the session of `verifiedSessionToken` (joined
+ * on `sessionOfToken`) beside a user row. It counts exactly as the lookup's own row would when
+ * the session is that user's and usable; anything else (no row, no session, another user's
+ * session, one better-auth must see, a failed read) is resolved the usual way.
+ */
+export function viewerFromRead(
+  auth: Auth,
+  req: FastifyRequest,
+  read: Promise<{ session: SessionColumns | null; user: SessionUser | null } | null>,
+): void {
+  if (cache.has(req)) return;
+  const reader = sessionReaderOf(auth);
+  const usual = () => resolveViewer(auth, req);
+  cache.set(
+    req,
+    read.then(async (found) => {
+      const { session, user } = found ?? {};
+      if (reader && session && user && session.userId === user.id && (await reader.usable(session)))
+        return viewerFromUser(user);
+      return usual();
+    }, usual),
+  );
 }
 
 /** How long an administrator may view the site as a user before signing in as themselves again. */

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { perDatabase } from "../../../db/per-database.ts";
-import { users } from "../../accounts/schema.ts";
+import { sessionColumns, sessionOfToken } from "../../accounts/index.ts";
+import { sessions, users } from "../../accounts/schema.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
 import { conversationLorebooks } from "../../lorebooks/schema.ts";
@@ -27,7 +28,27 @@ import { utcDay } from "./queries.ts";
  */
 export async function acceptContext(db: Db, conversationId: string) {
   const [row] = await acceptContextQuery(db).execute({ conversationId, day: utcDay() });
-  if (!row) return null;
+  return row ? contextOf(row) : null;
+}
+
+/**
+ * The same read, with the session of a verified token (accounts' `sessionOfToken`) joined to
+ * it: the request's session and its chat in one statement (routes.ts, `viewerFromRead`).
+ * The session comes back whoever's it is; the viewer is decided from it as the lookup would.
+ */
+export async function acceptContextWithSession(db: Db, conversationId: string, sessionToken: string) {
+  const [row] = await acceptContextWithSessionQuery(db).execute({
+    conversationId,
+    day: utcDay(),
+    sessionToken,
+    now: new Date(),
+  });
+  return row ? { context: contextOf(row), session: row.session } : null;
+}
+
+type ContextRow = Awaited<ReturnType<ReturnType<typeof acceptContextQuery>["execute"]>>[number];
+
+function contextOf(row: ContextRow) {
   const p = typeof row.persona === "string" ? JSON.parse(row.persona) : row.persona;
   const persona: PromptPersona = p
     ? { id: p.id, name: p.name, description: p.highlights }
@@ -56,7 +77,27 @@ export type AcceptContext = NonNullable<Awaited<ReturnType<typeof acceptContext>
  * acceptContext's statement, built once per database and prepared (issue 15 item 4: building
  * this select's SQL was an eighth of an accept's CPU).
  */
-const acceptContextQuery = perDatabase((db) => buildAcceptContext(db));
+const acceptContextQuery = perDatabase((db) =>
+  db
+    .select(contextFields)
+    .from(conversations)
+    .innerJoin(users, itsOwner)
+    .leftJoin(characters, itsLiveCharacter)
+    .where(ofConversation)
+    .limit(1)
+    .prepare("hearth_accept_context"),
+);
+const acceptContextWithSessionQuery = perDatabase((db) =>
+  db
+    .select({ ...contextFields, session: sessionColumns })
+    .from(conversations)
+    .innerJoin(users, itsOwner)
+    .leftJoin(characters, itsLiveCharacter)
+    .leftJoin(sessions, sessionOfToken)
+    .where(ofConversation)
+    .limit(1)
+    .prepare("hearth_accept_context_session"),
+);
 
 /**
  * The character's columns an accept and its reply use. Not the card's round-trip extras, its
@@ -79,40 +120,36 @@ const acceptCharacterColumns = Object.fromEntries(
   Object.entries(getTableColumns(characters)).filter(([name]) => !unused.has(name)),
 ) as Omit<typeof characters._.columns, (typeof UNUSED_BY_REPLIES)[number]>;
 
-function buildAcceptContext(db: Db) {
-  return db
-    .select({
-      conversation: conversations,
-      character: acceptCharacterColumns,
-      owner: users,
-      defaultModelId: users.defaultModelId,
-      llmMode: users.llmMode,
-      llmKeyEncrypted: users.llmApiKeyEncrypted,
-      ownerName: users.name,
-      sentToday: sql<number>`coalesce((select ${dailyUsage.messages} from ${dailyUsage}
+const contextFields = {
+  conversation: conversations,
+  character: acceptCharacterColumns,
+  owner: users,
+  defaultModelId: users.defaultModelId,
+  llmMode: users.llmMode,
+  llmKeyEncrypted: users.llmApiKeyEncrypted,
+  ownerName: users.name,
+  sentToday: sql<number>`coalesce((select ${dailyUsage.messages} from ${dailyUsage}
         where ${dailyUsage.userId} = ${conversations.userId} and ${dailyUsage.day} = ${sql.placeholder("day")}), 0)`,
-      creatorBlocked: sql<boolean>`exists (select 1 from ${blockedCreators}
+  creatorBlocked: sql<boolean>`exists (select 1 from ${blockedCreators}
         where ${blockedCreators.userId} = ${conversations.userId}
           and ${blockedCreators.creatorUserId} = ${characters.creatorUserId})`,
-      persona: sql<{ id: string; name: string; highlights: string } | null>`(
+  persona: sql<{ id: string; name: string; highlights: string } | null>`(
         select json_build_object('id', ${personas.id}, 'name', ${personas.name}, 'highlights', ${personas.highlights})
         from ${personas}
         where ${personas.userId} = ${conversations.userId}
           and (${personas.id}::text = ${conversations.userPersonaId} or ${personas.isDefault})
         order by (${personas.id}::text = ${conversations.userPersonaId}) is true desc
         limit 1)`,
-      hasMemories: sql<boolean>`exists (select 1 from ${memories}
+  hasMemories: sql<boolean>`exists (select 1 from ${memories}
         where ${memories.conversationId} = ${conversations.id})`,
-      hasAttachedBooks: sql<boolean>`exists (select 1 from ${conversationLorebooks}
+  hasAttachedBooks: sql<boolean>`exists (select 1 from ${conversationLorebooks}
         where ${conversationLorebooks.conversationId} = ${conversations.id})`,
-    })
-    .from(conversations)
-    .innerJoin(users, eq(users.id, conversations.userId))
-    .leftJoin(characters, and(eq(characters.id, conversations.characterId), isNull(characters.deletedAt)))
-    .where(eq(conversations.id, sql.placeholder("conversationId")))
-    .limit(1)
-    .prepare("hearth_accept_context");
-}
+};
+
+// The conversation with its owner and its live character.
+const ofConversation = eq(conversations.id, sql.placeholder("conversationId"));
+const itsOwner = eq(users.id, conversations.userId);
+const itsLiveCharacter = and(eq(characters.id, conversations.characterId), isNull(characters.deletedAt));
 
 export interface SendTurn {
   conversationId: string;

@@ -4,10 +4,17 @@ import type { Db } from "../../../db/client.ts";
 import { notFound } from "../../../http/errors.ts";
 import { fastifyPath, route } from "../../../http/route.ts";
 import { parse } from "../../../http/validate.ts";
-import { type Auth, assertPermission, requireViewer } from "../../accounts/index.ts";
+import {
+  type Auth,
+  assertPermission,
+  readsOwnSession,
+  requireViewer,
+  verifiedSessionToken,
+  viewerFromRead,
+} from "../../accounts/index.ts";
 import { assertOwnsConversation } from "../policy.ts";
 import { findConversation } from "../queries.ts";
-import { type AcceptContext, acceptContext } from "./accept-queries.ts";
+import { type AcceptContext, acceptContextWithSession } from "./accept-queries.ts";
 import { findGeneration, latestPromptOf } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
 import { cancelWaiting, keepPlaceFresh, placeOf } from "./scheduler.ts";
@@ -24,9 +31,10 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   const generations = new GenerationService(deps);
 
   const generatePath = fastifyPath(generationEndpoints.generate.path);
-  // Before any hook awaits the viewer (they are preHandlers), so the two reads overlap.
+  // A send's session is read with its context, before any hook awaits the viewer (preHandlers).
+  readsOwnSession(auth, "POST", generatePath);
   app.addHook("preValidation", async (req) => {
-    if (req.routeOptions.url === generatePath && req.method === "POST") readContextAhead(db, req);
+    if (req.routeOptions.url === generatePath && req.method === "POST") await readContextAhead(db, auth, req);
   });
   // Signed-in viewers only (guests too), checked before the input is read.
   app.addHook("preHandler", async (req) => {
@@ -131,25 +139,35 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
   });
 }
 
-/** A send's context, read while its session is looked up (readContextAhead). */
+/** A send's context, read with its session (readContextAhead). */
 const readAhead = new WeakMap<
   FastifyRequest,
   { conversationId: string; read: Promise<AcceptContext | null> }
 >();
 
 /**
- * Starts the accept's one read of its context beside the session lookup, instead of after it
- * (issue 15 item 4: one round trip fewer on the request's path). The context is keyed by the
+ * Reads the accept's context and the request's session in one statement, before the checks
+ * (issue 15 item 4: the accept's one round trip before it stores). The context is keyed by the
  * conversation alone and holds nothing for the caller until the service's policy check has
- * passed on it; a request without a session cookie, or with no well-formed id, reads nothing.
+ * passed on the viewer decided from the session (accounts' `viewerFromRead`, the lookup's own
+ * rule). A request without a well-signed session cookie or a well-formed id reads nothing here:
+ * its viewer is looked up the usual way.
  */
-function readContextAhead(db: Db, req: FastifyRequest): void {
+async function readContextAhead(db: Db, auth: Auth, req: FastifyRequest): Promise<void> {
   const id = (req.body as { conversation_id?: unknown } | null | undefined)?.conversation_id;
   if (!req.headers.cookie || !uuidParam.safeParse(id).success) return;
-  const read = acceptContext(db, id as string);
-  // Unused when the session does not verify: its failure is nobody's.
+  const token = await verifiedSessionToken(auth, req);
+  if (!token) return;
+  const both = acceptContextWithSession(db, id as string, token);
+  const read = both.then((found) => found?.context ?? null);
+  // Unused when the session is not the chat's owner's: its failure is nobody's.
   read.catch(() => {});
   readAhead.set(req, { conversationId: id as string, read });
+  viewerFromRead(
+    auth,
+    req,
+    both.then((found) => found && { session: found.session, user: found.context.owner }),
+  );
 }
 
 /** The context read ahead for this conversation, if it was. */
