@@ -54,6 +54,21 @@ export const sessionOfToken = and(
   eq(sessions.token, sql.placeholder("sessionToken")),
   gt(sessions.expiresAt, sql.placeholder("now")),
 );
+/** A user's columns a `Viewer` is made of (viewer.ts `viewerFromUser`), for any statement that reads one. */
+export const viewerColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  image: users.image,
+  createdAt: users.createdAt,
+  isAnonymous: users.isAnonymous,
+  username: users.username,
+  role: users.role,
+  status: users.status,
+  restriction: users.restriction,
+  isAdmin: users.isAdmin,
+};
+
 /** The session's columns such a statement selects, for `SessionReader.usable`. */
 export const sessionColumns = {
   userId: sessions.userId,
@@ -107,19 +122,7 @@ function sessionUser(db: Db) {
   return db
     .select({
       session: sessionColumns,
-      user: {
-        id: users.id,
-        email: users.email,
-        name: users.name,
-        image: users.image,
-        createdAt: users.createdAt,
-        isAnonymous: users.isAnonymous,
-        username: users.username,
-        role: users.role,
-        status: users.status,
-        restriction: users.restriction,
-        isAdmin: users.isAdmin,
-      },
+      user: viewerColumns,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

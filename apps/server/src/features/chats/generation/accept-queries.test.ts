@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../../test/chat.ts";
 import { createTestDatabase, drivers, type TestDatabase } from "../../../../test/databases.ts";
 import type { Db } from "../../../db/client.ts";
+import { viewerFromUser } from "../../accounts/index.ts";
 import { users } from "../../accounts/schema.ts";
+import { viewerColumns } from "../../accounts/session-lookup.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
 import { personas } from "../../personas/schema.ts";
@@ -72,6 +74,23 @@ describe.each(drivers)("accepting a message on %s", (driver) => {
       llmMode: "hybrid",
     });
     expect(await acceptContext(db, randomUUID())).toBeNull();
+  });
+
+  it("reads of the owner what a viewer is made of, not their settings, key or onboarding", async () => {
+    const owner = await member("Narrow Owner");
+    await db
+      .update(users)
+      .set({ highlights: "x".repeat(5000), llmApiKeyEncrypted: "sealed", onboarding: { step: "done" } })
+      .where(eq(users.id, owner));
+    const found = await acceptContext(db, await chat(owner));
+    expect(Object.keys(found?.owner ?? {}).sort()).toEqual(Object.keys(viewerColumns).sort());
+    expect(viewerFromUser(found?.owner as NonNullable<typeof found>["owner"])).toMatchObject({
+      id: owner,
+      name: "Narrow Owner",
+      isGuest: false,
+    });
+    // The key is read once, for the own-key check, not again with the owner.
+    expect(found?.llmKeyEncrypted).toBe("sealed");
   });
 
   it("reads what a reply's prompt needs of the character, and not a long card's extras", async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { perDatabase } from "../../../db/per-database.ts";
-import { sessionColumns, sessionOfToken } from "../../accounts/index.ts";
+// Not through accounts/index.ts: contextFields below reads these as this module loads.
+import { sessionColumns, sessionOfToken, viewerColumns } from "../../accounts/session-lookup.ts";
 import { sessions, users } from "../../accounts/schema.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
@@ -52,7 +53,7 @@ function contextOf(row: ContextRow) {
   const p = typeof row.persona === "string" ? JSON.parse(row.persona) : row.persona;
   const persona: PromptPersona = p
     ? { id: p.id, name: p.name, description: p.highlights }
-    : { id: null, name: row.ownerName?.trim() || FALLBACK_USER_NAME, description: "" };
+    : { id: null, name: row.owner.name?.trim() || FALLBACK_USER_NAME, description: "" };
   return {
     conversation: row.conversation,
     character: row.character,
@@ -123,11 +124,10 @@ const acceptCharacterColumns = Object.fromEntries(
 const contextFields = {
   conversation: conversations,
   character: acceptCharacterColumns,
-  owner: users,
+  owner: viewerColumns,
   defaultModelId: users.defaultModelId,
   llmMode: users.llmMode,
   llmKeyEncrypted: users.llmApiKeyEncrypted,
-  ownerName: users.name,
   sentToday: sql<number>`coalesce((select ${dailyUsage.messages} from ${dailyUsage}
         where ${dailyUsage.userId} = ${conversations.userId} and ${dailyUsage.day} = ${sql.placeholder("day")}), 0)`,
   creatorBlocked: sql<boolean>`exists (select 1 from ${blockedCreators}
