@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { unauthorized } from "../../http/errors.ts";
 import type { Auth } from "./auth.ts";
 import { contextTokens, derivePermissions } from "./permissions.ts";
-import { type SessionColumns, sessionLookupOf, sessionReaderOf } from "./session-lookup.ts";
+import { type SessionColumns, sessionReaderOf } from "./session-lookup.ts";
 
 /** The signed-in person behind a request (a guest counts), with derived permissions. */
 export interface Viewer {
@@ -142,7 +142,7 @@ export function viewerFromRead(
 export const IMPERSONATION_SECONDS = 60 * 60;
 
 async function resolveViewer(auth: Auth, req: FastifyRequest): Promise<Viewer | null> {
-  const fast = await sessionLookupOf(auth)?.({ cookie: req.headers.cookie });
+  const fast = await sessionReaderOf(auth)?.lookup({ cookie: req.headers.cookie });
   if (fast) return viewerFromUser(fast);
   const found = await auth.api.getSession({ headers: toHeaders(req.headers) });
   if (!found) return null;
