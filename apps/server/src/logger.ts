@@ -2,7 +2,7 @@ import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogC
 import pino from "pino";
 
 /** How long a log line may wait in the buffer before it is written (see `logDestination`). */
-export const LOG_FLUSH_MS = 200;
+const LOG_FLUSH_MS = 200;
 /** Buffered lines are written at once when they reach this many bytes. */
 const LOG_BUFFER_BYTES = 4096;
 
@@ -12,8 +12,8 @@ let stdoutDestination: ReturnType<typeof bufferedDestination> | undefined;
  * Standard output, buffered: lines are written when 4 KB have gathered or 200 ms after the
  * first, and at once as the process exits (pino flushes on `exit`, which a crash's handler and
  * every `process.exit` run). pino's default writes each line as it comes, through libuv's thread
- * pool: a thread woken, a write, the event loop woken again, for every request (about 0.5 ms of
- * a 4-5 ms accept on these machines; docs/PERFORMANCE.md). A process killed outright (SIGKILL)
+ * pool: a thread woken, a write, the event loop woken again, for every request (an accept's 35
+ * system calls became 26; docs/PERFORMANCE.md). A process killed outright (SIGKILL)
  * loses at most the last 200 ms of lines. One per process: every server in it writes to fd 1.
  */
 export function logDestination(): pino.DestinationStream {
