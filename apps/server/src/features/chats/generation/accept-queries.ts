@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { perDatabase } from "../../../db/per-database.ts";
+import { sessions, users } from "../../accounts/schema.ts";
 // Not through accounts/index.ts: contextFields below reads these as this module loads.
 import { sessionColumns, sessionOfToken, viewerColumns } from "../../accounts/session-lookup.ts";
-import { sessions, users } from "../../accounts/schema.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
 import { conversationLorebooks } from "../../lorebooks/schema.ts";
