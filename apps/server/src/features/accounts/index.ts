@@ -33,6 +33,7 @@ export { contextTokens, effectiveRole } from "./permissions.ts";
 export { assertNotRestricted, assertPermission, isRestricted, refuseRestrictedChanges } from "./policy.ts";
 export { accountRoutes } from "./routes.ts";
 export { startSession } from "./session-cookie.ts";
+export { sessionColumns, sessionOfToken, viewerColumns } from "./session-lookup.ts";
 export {
   getViewer,
   readsOwnSession,

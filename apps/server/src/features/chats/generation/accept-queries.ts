@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { perDatabase } from "../../../db/per-database.ts";
+import { sessionColumns, sessionOfToken, viewerColumns } from "../../accounts/index.ts";
 import { sessions, users } from "../../accounts/schema.ts";
-// Not through accounts/index.ts: contextFields below reads these as this module loads.
-import { sessionColumns, sessionOfToken, viewerColumns } from "../../accounts/session-lookup.ts";
 import { blockedCreators } from "../../blocking/schema.ts";
 import { characters } from "../../characters/schema.ts";
 import { conversationLorebooks } from "../../lorebooks/schema.ts";
@@ -80,7 +79,7 @@ export type AcceptContext = NonNullable<Awaited<ReturnType<typeof acceptContext>
  */
 const acceptContextQuery = perDatabase((db) =>
   db
-    .select(contextFields)
+    .select(contextFields())
     .from(conversations)
     .innerJoin(users, itsOwner)
     .leftJoin(characters, itsLiveCharacter)
@@ -90,7 +89,7 @@ const acceptContextQuery = perDatabase((db) =>
 );
 const acceptContextWithSessionQuery = perDatabase((db) =>
   db
-    .select({ ...contextFields, session: sessionColumns })
+    .select({ ...contextFields(), session: sessionColumns })
     .from(conversations)
     .innerJoin(users, itsOwner)
     .leftJoin(characters, itsLiveCharacter)
@@ -121,7 +120,9 @@ const acceptCharacterColumns = Object.fromEntries(
   Object.entries(getTableColumns(characters)).filter(([name]) => !unused.has(name)),
 ) as Omit<typeof characters._.columns, (typeof UNUSED_BY_REPLIES)[number]>;
 
-const contextFields = {
+// Built when a statement is first prepared, not as this module loads: what it takes from
+// accounts may not be initialised yet then (the features' imports can meet in a cycle).
+const contextFields = () => ({
   conversation: conversations,
   character: acceptCharacterColumns,
   owner: viewerColumns,
@@ -144,7 +145,7 @@ const contextFields = {
         where ${memories.conversationId} = ${conversations.id})`,
   hasAttachedBooks: sql<boolean>`exists (select 1 from ${conversationLorebooks}
         where ${conversationLorebooks.conversationId} = ${conversations.id})`,
-};
+});
 
 // The conversation with its owner and its live character.
 const ofConversation = eq(conversations.id, sql.placeholder("conversationId"));
