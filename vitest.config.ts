@@ -13,6 +13,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",
+          // The files share one process and its imported modules: isolated, each file imported
+          // the server afresh (2-3 s a file on two busy cores). A test must therefore put back
+          // whatever global it changes (a spy, a setting), as the ones that change any do.
+          isolate: false,
         },
       },
       {

@@ -1,5 +1,13 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -46,29 +54,129 @@ async function pgliteOnDisk(window: string): Promise<TestDatabase> {
 /** Connections per test database's pool (pool-size.test.ts opens its own with the default). */
 export const TEST_POOL_MAX = 10;
 
+/**
+ * A fresh database, already migrated. Each is a copy of one migrated empty database (below):
+ * making a cluster and running every migration took PGlite 4-5 s and PostgreSQL 0.6 s per test
+ * database, most of CI's unit tier outside the tests themselves. migrate() still runs, and finds
+ * nothing to do; migrations.test.ts migrates from nothing.
+ */
 export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
   if (driver === "pglite") {
     const onDisk = process.env.TEST_PGLITE_ON_DISK;
     if (onDisk) return pgliteOnDisk(onDisk);
-    const database = await openDatabase({ pgliteDir: null });
+    const database = await openDatabase({ pgliteDir: null, seed: await migratedPgliteSeed() });
     await database.migrate();
     return { database, url: null, drop: () => database.close() };
   }
   const name = `hearth_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${await migratedPostgresTemplate()}`);
+  const url = postgresUrlOf(name);
   // Ten connections, not a process's 30: several test files and processes share one PostgreSQL
   // (100 connections in all).
-  const database = await openDatabase({ url: url.toString(), poolMax: TEST_POOL_MAX });
+  const database = await openDatabase({ url, poolMax: TEST_POOL_MAX });
   await database.migrate();
   return {
     database,
-    url: url.toString(),
+    url,
     async drop() {
       await database.close();
       await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
+  };
+}
+
+function postgresUrlOf(name: string): string {
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * What a migrated empty database depends on: the migrations and the PGlite build. A copy made
+ * under another key is never used, so a changed migration cannot meet an old template.
+ */
+const schemaKey = lazily(() => {
+  const hash = createHash("sha256");
+  const add = (file: string) => hash.update(path.relative(root, file)).update(readFileSync(file));
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else add(file);
+    }
+  };
+  walk(path.join(root, "apps/server/drizzle"));
+  for (const pkg of ["@electric-sql/pglite", "@electric-sql/pglite-pgvector"])
+    add(path.join(root, "node_modules", pkg, "package.json"));
+  return hash.digest("hex").slice(0, 16);
+});
+const root = path.resolve(import.meta.dirname, "../../..");
+
+/**
+ * PGlite's migrated empty data directory as a tar, made once per machine and migration set: kept
+ * in the temporary folder, so each test file's process reads it instead of making it again.
+ */
+const migratedPgliteSeed = lazily(async () => {
+  const file = path.join(tmpdir(), `hearth-test-pglite-${schemaKey()}.tar`);
+  if (existsSync(file)) return new Uint8Array(readFileSync(file));
+  const database = await openDatabase({ pgliteDir: null });
+  await database.migrate();
+  const seed = await dataDirTar(database);
+  await database.close();
+  // Written whole, then renamed: a file read at the same time is never half written.
+  const partial = `${file}.${process.pid}-${randomBytes(4).toString("hex")}`;
+  writeFileSync(partial, seed);
+  renameSync(partial, file);
+  return seed;
+});
+
+/** An embedded database's data directory as a tar (a seed for openDatabase). */
+export async function dataDirTar(database: Database): Promise<Uint8Array> {
+  const dump = await database.dumpDataDir?.();
+  if (!dump) throw new Error("Only the embedded database gives its data directory.");
+  return new Uint8Array(await dump.arrayBuffer());
+}
+
+/**
+ * PostgreSQL's migrated empty database, which test databases are made from (CREATE DATABASE ...
+ * TEMPLATE): made once per migration set, under a lock so that processes starting together make
+ * it once, and under a second name until it is whole.
+ */
+const migratedPostgresTemplate = lazily(async () => {
+  const template = `hearth_template_${schemaKey()}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query("SELECT pg_advisory_lock($1)", [TEMPLATE_LOCK_KEY]);
+    const made = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]);
+    if (made.rowCount) return template;
+    const building = `${template}_building`;
+    await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${building}`);
+    const database = await openDatabase({ url: postgresUrlOf(building), poolMax: 1 });
+    await database.migrate();
+    await database.close();
+    // PostgreSQL waits for the closed connection's backend to leave before renaming.
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+    return template;
+  } finally {
+    await admin.end();
+  }
+});
+/** Any fixed number: the advisory lock around making the template. */
+const TEMPLATE_LOCK_KEY = 7_201_912;
+
+/** `make`'s answer, made on the first call; a failure is not kept, so the next call tries again. */
+function lazily<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => {
+    if (made) return made.value;
+    const value = make();
+    made = { value };
+    if (value instanceof Promise) value.catch(() => (made = null));
+    return value;
   };
 }
 

@@ -34,14 +34,16 @@ interface Open {
 async function openEmbedded(target: EmbeddedTarget): Promise<Open> {
   // pgvector comes with PGlite (its own package): memory vectors may use it (decision 014).
   const extensions = { vector };
-  const { dir, durabilityWindowMs, maintenanceEveryMs } = target;
+  const { dir, durabilityWindowMs, maintenanceEveryMs, seed } = target;
   const durable =
     dir && durabilityWindowMs !== null
       ? await openDurablePglite(dir, { extensions }, { windowMs: durabilityWindowMs })
       : null;
   const client =
     durable?.client ??
-    (dir ? await PGlite.create(path.resolve(dir), { extensions }) : await PGlite.create({ extensions }));
+    (dir
+      ? await PGlite.create(path.resolve(dir), { extensions })
+      : await PGlite.create({ extensions, ...(seed ? { loadDataDir: new Blob([seed]) } : {}) }));
   // Repeated statements keep their parse and plan (pglite-statements.ts).
   prepareRepeatedStatements(client);
   // Only on disk: a database in memory (tests) lives too briefly to need it.

@@ -14,6 +14,8 @@ export interface EmbeddedTarget {
   durabilityWindowMs: number | null;
   /** Vacuum and checkpoint every this many ms (on disk only; 0: never). */
   maintenanceEveryMs: number;
+  /** In memory only: a data directory's tar (`dump`'s) to start from instead of an empty one. */
+  seed?: Uint8Array;
 }
 
 /** Query options that can cross: the row shape, and the types whose values stay text. */

@@ -2,7 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataDirTar } from "../../test/databases.ts";
+import { type Database, openDatabase } from "./client.ts";
 import { ThreadedPglite } from "./threaded-pglite.ts";
 
 describe("PGlite on its own thread (decision 022)", () => {
@@ -101,6 +104,28 @@ describe("PGlite on its own thread (decision 022)", () => {
     await closed.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(heard).toEqual([]);
+  }, 60_000);
+});
+
+describe("a database in memory started from another's data directory (tests' migrated copy)", () => {
+  it("holds what the dumped one held, and changes to either stay apart", async () => {
+    const original = await openDatabase({ pgliteDir: null });
+    await original.db.execute(sql`create table notes (body text)`);
+    await original.db.execute(sql`insert into notes values ('kept')`);
+    const seed = await dataDirTar(original);
+    const copy = await openDatabase({ pgliteDir: null, seed });
+    try {
+      await copy.db.execute(sql`insert into notes values ('only in the copy')`);
+      const bodies = async (db: Database) =>
+        (await db.db.execute<{ body: string }>(sql`select body from notes order by body`)).rows.map(
+          (r) => r.body,
+        );
+      expect(await bodies(copy)).toEqual(["kept", "only in the copy"]);
+      expect(await bodies(original)).toEqual(["kept"]);
+    } finally {
+      await Promise.all([original.close(), copy.close()]);
+    }
+    await expect(openDatabase({ pgliteDir: tmpdir(), seed })).rejects.toThrow(/in memory/);
   }, 60_000);
 });
 
