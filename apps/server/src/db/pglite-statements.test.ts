@@ -1,8 +1,9 @@
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { emptyPglite } from "../../test/databases.ts";
 import { type PreparedStatements, prepareRepeatedStatements } from "./pglite-statements.ts";
 
 const items = pgTable("items", {
@@ -22,8 +23,7 @@ describe("named statements on PGlite", () => {
     data jsonb, at timestamptz not null, tags text[] default '{}', big bigint default 9007199254740993)`;
 
   beforeEach(async () => {
-    pg = await PGlite.create();
-    plain = await PGlite.create();
+    [pg, plain] = await Promise.all([emptyPglite(), emptyPglite()]);
     statements = prepareRepeatedStatements(pg);
     for (const db of [pg, plain]) await db.exec(setup);
   });

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -10,7 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Driver, drivers, TEST_POSTGRES_URL } from "../../../test/databases.ts";
+import { type Driver, drivers, emptyPglite, TEST_POSTGRES_URL } from "../../../test/databases.ts";
 
 /**
  * Migration 0005 makes usernames canonical (lowercase ASCII, one per name) before it adds the
@@ -38,7 +37,7 @@ interface Target {
 
 async function open(driver: Driver): Promise<Target> {
   if (driver === "pglite") {
-    const client = await PGlite.create();
+    const client = await emptyPglite();
     const db = drizzlePglite(client);
     return {
       execute: (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
