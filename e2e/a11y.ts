@@ -145,6 +145,8 @@ function wrap(target: object, names: readonly string[], pageOf: (self: object) =
 const emulateMediaOf = new WeakMap<Page, Page["emulateMedia"]>();
 
 function patchPage(page: Page): void {
+  // Every document the page loads gets the checks' helpers before its own scripts run.
+  page.addInitScript(installPageHelpers).catch(() => undefined);
   const emulateMedia = page.emulateMedia.bind(page);
   emulateMediaOf.set(page, emulateMedia);
   page.emulateMedia = async (options = {}) => {
@@ -180,6 +182,65 @@ function patchLocators(sample: Locator): void {
 // ---------------------------------------------------------------------------------------------
 // The check
 
+/** What the page-side functions below share (installPageHelpers puts it on `window.__a11y`). */
+interface PageHelpers {
+  /** Two frames, or 200 ms if the page draws none (rAF stops for a page Chromium does not paint). */
+  frames(): Promise<void>;
+  /** The dialogs and menus shown (a closed one kept in the page is not a screen). */
+  shownLayers(): Element[];
+  /** Waits up to `ms` while the screen is still loading: a page spinner, or no heading yet. */
+  loaded(ms: number): Promise<void>;
+  /** Sets the theme, then waits (up to 1 s) for layout and any finite animation to finish. */
+  settle(theme: string): Promise<void>;
+}
+
+/**
+ * In the page, on every document (an init script) and once on the one already shown: the helpers
+ * the checks share. page.evaluate sends a function's text alone, so they cannot share code by
+ * closure or import.
+ */
+function installPageHelpers(): void {
+  const holder = window as unknown as { __a11y?: PageHelpers };
+  if (holder.__a11y) return;
+  const frames = () =>
+    new Promise<void>((done) => {
+      requestAnimationFrame(() => requestAnimationFrame(() => done()));
+      setTimeout(done, 200);
+    });
+  const shownLayers = () =>
+    Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], [role="menu"]')).filter(
+      (element) => element.getClientRects().length > 0,
+    );
+  // The main region is busy while the router loads the next screen (the old one still shown);
+  // every screen has a level-one heading or a layer once it is there.
+  const loading = () =>
+    document.querySelector('[data-page-spinner], #main[aria-busy="true"]') !== null ||
+    !(document.querySelector("h1") || shownLayers().length > 0);
+  holder.__a11y = {
+    frames,
+    shownLayers,
+    async loaded(ms) {
+      const deadline = performance.now() + ms;
+      while (loading() && performance.now() < deadline) await frames();
+    },
+    async settle(theme) {
+      document.documentElement.dataset.theme = theme;
+      const deadline = performance.now() + 1_000;
+      for (;;) {
+        await frames();
+        const moving = document
+          .getAnimations()
+          .some(
+            (animation) =>
+              animation.playState === "running" &&
+              Number.isFinite(animation.effect?.getTiming().iterations ?? 1),
+          );
+        if (!moving || performance.now() > deadline) return;
+      }
+    },
+  };
+}
+
 /**
  * Names the state: the route with ids left out, and the open dialogs and menus with their names.
  * Two frames first, so a click's re-render has landed, and up to 15 s for a screen still loading
@@ -189,24 +250,10 @@ function patchLocators(sample: Locator): void {
  * a page that is not Hearth's app (another site, or an API answer shown as a page).
  */
 async function stateName(origin: string): Promise<string | null> {
-  // Two frames, or 200 ms if the page draws none (rAF stops for a page Chromium does not paint).
-  const frames = () =>
-    new Promise((done) => {
-      requestAnimationFrame(() => requestAnimationFrame(done));
-      setTimeout(done, 200);
-    });
-  await frames();
+  const helpers = (window as unknown as { __a11y: PageHelpers }).__a11y;
+  await helpers.frames();
   if (location.origin !== origin || !document.getElementById("root")) return null;
-  const layerSelector = '[role="dialog"], [role="alertdialog"], [role="menu"]';
-  // A layer counts only when shown: a closed drawer or dialog kept in the page is not a screen.
-  const shownLayer = () =>
-    Array.from(document.querySelectorAll(layerSelector)).some((e) => e.getClientRects().length > 0);
-  // The main region is busy while the router loads the next screen (the old one still shown).
-  const loading = () =>
-    document.querySelector('[data-page-spinner], #main[aria-busy="true"]') !== null ||
-    !(document.querySelector("h1") || shownLayer());
-  const deadline = performance.now() + 15_000;
-  while (loading() && performance.now() < deadline) await frames();
+  await helpers.loaded(15_000);
   const route = location.pathname
     .split("/")
     // Ids (UUIDs, draft-1a2b3c…) and anything else with digits in it.
@@ -225,15 +272,14 @@ async function stateName(origin: string): Promise<string | null> {
       : (element.getAttribute("aria-label") ?? "");
     return `${element.getAttribute("role")} "${text.trim().slice(0, 60)}"`;
   };
-  const layers = Array.from(document.querySelectorAll(layerSelector))
-    .filter((element) => element.getClientRects().length > 0)
-    .map(nameOf);
+  const layers = helpers.shownLayers().map(nameOf);
   return [route, ...layers].join(" + ");
 }
 
 async function checkState(page: Page, entry: Watched, progress: Progress): Promise<void> {
   let name: string | null;
   try {
+    await page.evaluate(installPageHelpers);
     name = await page.evaluate(stateName, entry.origin);
   } catch {
     // Navigating this very moment: the next action sees where it went.
@@ -334,54 +380,15 @@ function report(where: string, found: Finding[]): string {
 
 /** In the page: the theme set, layout done and no finite animation or transition running. */
 async function settle(theme: string): Promise<void> {
-  document.documentElement.dataset.theme = theme;
-  const deadline = performance.now() + 1_000;
-  for (;;) {
-    await new Promise((done) => {
-      requestAnimationFrame(() => requestAnimationFrame(done));
-      setTimeout(done, 200);
-    });
-    const moving = document
-      .getAnimations()
-      .some(
-        (animation) =>
-          animation.playState === "running" && Number.isFinite(animation.effect?.getTiming().iterations ?? 1),
-      );
-    if (!moving || performance.now() > deadline) return;
-  }
+  await (window as unknown as { __a11y: PageHelpers }).__a11y.settle(theme);
 }
 
-/** In the page: axe's violations, short. */
+/** In the page: axe's violations, short, once the screen has loaded (as stateName waits) and settled. */
 async function runAxe({ theme, tags }: { theme: string; tags: string[] }): Promise<Finding[]> {
-  // Same as settle(), repeated here: page.evaluate sends the function's text alone. Also waits
-  // out a screen loading (again), as stateName does and as long.
+  const helpers = (window as unknown as { __a11y: PageHelpers }).__a11y;
   document.documentElement.dataset.theme = theme;
-  const shown = () =>
-    Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], [role="menu"]')).some(
-      (element) => element.getClientRects().length > 0,
-    );
-  const loading = () =>
-    document.querySelector('[data-page-spinner], #main[aria-busy="true"]') !== null ||
-    !(document.querySelector("h1") || shown());
-  const loaded = performance.now() + 15_000;
-  // Frames, or 200 ms when the page draws none (as in stateName).
-  const frames = () =>
-    new Promise((done) => {
-      requestAnimationFrame(() => requestAnimationFrame(done));
-      setTimeout(done, 200);
-    });
-  while (loading() && performance.now() < loaded) await frames();
-  const deadline = performance.now() + 1_000;
-  for (;;) {
-    await frames();
-    const moving = document
-      .getAnimations()
-      .some(
-        (animation) =>
-          animation.playState === "running" && Number.isFinite(animation.effect?.getTiming().iterations ?? 1),
-      );
-    if (!moving || performance.now() > deadline) break;
-  }
+  await helpers.loaded(15_000);
+  await helpers.settle(theme);
   const engine = (window as unknown as { axe: typeof axe }).axe;
   const results = await engine.run(document, {
     runOnly: { type: "tag", values: tags },
@@ -400,10 +407,7 @@ async function runAxe({ theme, tags }: { theme: string; tags: string[] }): Promi
 
 /** In the page: the outermost elements wider than the window, outside sideways scrollers. */
 async function overflowing(): Promise<string[]> {
-  await new Promise((done) => {
-    requestAnimationFrame(() => requestAnimationFrame(done));
-    setTimeout(done, 200);
-  });
+  await (window as unknown as { __a11y: PageHelpers }).__a11y.frames();
   const root = document.documentElement;
   if (root.scrollWidth <= root.clientWidth) return [];
   const limit = root.clientWidth + 1;
