@@ -4,6 +4,8 @@
 // most changes are worth; alternated within one run, both sides see the same minutes.
 //
 // Run: HEARTH_BENCH_BEFORE=<other checkout> npx tsx bench/accept-paired.ts
+//   HEARTH_BENCH_BEFORE=floor: the other side is bench/accept-floor.ts, the same round trips with
+//   none of Hearth (PostgreSQL only), so after ÷ before is Hearth against the floor;
 //   HEARTH_BENCH_DRIVER=postgres (default; an `api` process on PostgreSQL + Redis, as
 //   bench/accept-cpu.ts) or pglite (an `all` process, each reply read to its end);
 //   HEARTH_BENCH_SENDS per side (default 400); HEARTH_BENCH_ROUNDS (default 1).
@@ -37,7 +39,7 @@ interface Side {
   clients: Client[];
 }
 
-async function startSide(name: string, root: string): Promise<Side> {
+async function startSide(name: string, root: string, floor = false): Promise<Side> {
   const env: Record<string, string> = {
     ...standInEnv(steady.url),
     HEARTH_DATA_DIR: mkdtempSync(path.join(tmpdir(), "hearth-paired-data-")),
@@ -51,7 +53,12 @@ async function startSide(name: string, root: string): Promise<Side> {
       HEARTH_REDIS_PREFIX: `hearth-paired-${randomBytes(3).toString("hex")}`,
     });
   }
-  const hearth = await startHearth(root, env);
+  const hearth = await startHearth(
+    root,
+    env,
+    [],
+    floor ? ["--import", "tsx", path.join(import.meta.dirname, "accept-floor.ts")] : undefined,
+  );
   const list = (await (await fetch(`${hearth.base}/api/characters`)).json()) as {
     characters?: { id: string }[];
     items?: { id: string }[];
@@ -67,9 +74,12 @@ async function startSide(name: string, root: string): Promise<Side> {
   return { name, hearth, clients };
 }
 
+const floor = before === "floor";
+if (floor && DRIVER !== "postgres") throw new Error("The accept's floor is for PostgreSQL + Redis.");
+const here = path.resolve(import.meta.dirname, "..");
 const sides = [
-  await startSide("before", path.resolve(before)),
-  await startSide("after", path.resolve(import.meta.dirname, "..")),
+  floor ? await startSide("floor", here, true) : await startSide("before", path.resolve(before)),
+  await startSide(floor ? "Hearth" : "after", here),
 ];
 console.log(`${DRIVER}: ${SENDS} sends per side and round, alternated one at a time (${ROUNDS} rounds)`);
 for (let round = 0; round < ROUNDS; round++) {

@@ -7,26 +7,11 @@
 // Run alone: `MODEL_URL=http://127.0.0.1:PORT/v1 npx tsx bench/relay-floor.ts` (prints its address).
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { json, listenAsHearth } from "./floor-http.ts";
 
 const MODEL_URL = process.env.MODEL_URL ?? process.env.LLM_BASE_URL ?? "";
 const agent = new http.Agent({ keepAlive: true });
 const characterId = randomUUID();
-
-function json(
-  res: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: http.OutgoingHttpHeaders = {},
-) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
 
 /** One reply: the model's stream, each token written on as a `token` event. */
 function relay(res: http.ServerResponse) {
@@ -77,8 +62,4 @@ const server = http.createServer((req, res) => {
     json(res, 404, { code: "notFound" });
   });
 });
-server.listen({ port: Number(process.env.PORT ?? 0), host: "127.0.0.1", backlog: 4096 }, () => {
-  const { port } = server.address() as AddressInfo;
-  // The line bench/concurrency-lib.ts's startHearth waits for.
-  console.log(JSON.stringify({ address: `http://127.0.0.1:${port}`, msg: "Hearth is running" }));
-});
+listenAsHearth(server);
