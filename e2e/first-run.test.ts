@@ -28,6 +28,7 @@ let browser: Browser;
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     startServer({
+      emptyDataDir: true,
       // Six guests start from this one address (three per width): more than a day's default allowance.
       env: { HEARTH_SEED_DEMO: "true", HEARTH_FIRST_USER_ADMIN: "true", HEARTH_GUEST_SIGNINS_PER_DAY: "0" },
     }),

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { embeddedTemplatePath } from "../apps/server/test/databases.ts";
 import { watchA11y } from "./a11y.ts";
 
 /**
@@ -120,8 +121,16 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`Hearth was not healthy after ${healthTimeoutMs / 1000}s (${lastProblem}).\n${output()}`);
 }
 
-export function createDataDir(): string {
-  return mkdtempSync(join(tmpdir(), "hearth-e2e-"));
+/**
+ * A throwaway data directory. Its database is a copy of a migrated empty one (global-setup.ts
+ * makes it): PGlite making a cluster and running every migration took each server 4-5 s of
+ * CI's two cores. `empty`: nothing in it, as a new install starts (first-run.test.ts).
+ */
+export function createDataDir({ empty = false }: { empty?: boolean } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "hearth-e2e-"));
+  const template = embeddedTemplatePath();
+  if (!empty && existsSync(template)) cpSync(template, join(dir, "db"), { recursive: true });
+  return dir;
 }
 
 function serverEnv(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -223,6 +232,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** An existing data directory (from createDataDir); a fresh one by default. Removed on stop. */
   dataDir?: string;
+  /** A data directory with nothing in it, as a new install's (without `dataDir`). */
+  emptyDataDir?: boolean;
 }
 
 /** Starts `hearth start` on a free port and waits until GET /api/health answers 200. */
@@ -231,7 +242,7 @@ export async function startServer(options: StartOptions = {}): Promise<HearthSer
     throw new Error("apps/web/dist is missing: e2e/global-setup.ts builds it (or run `npm run build`).");
   }
   const port = await freePort();
-  const dataDir = options.dataDir ?? createDataDir();
+  const dataDir = options.dataDir ?? createDataDir({ empty: options.emptyDataDir });
   // localhost, not 127.0.0.1: the address a person would type, and the one auth cookies are set for.
   const url = `http://localhost:${port}`;
 

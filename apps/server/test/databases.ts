@@ -141,6 +141,34 @@ export async function dataDirTar(database: Database): Promise<Uint8Array> {
 }
 
 /**
+ * A migrated empty embedded database on disk, as `hearth start` makes in `<data dir>/db` on its
+ * first start, made once per machine and migration set (browser tests copy it into each server's
+ * data directory). Answers its path.
+ */
+export async function migratedEmbeddedDir(): Promise<string> {
+  const dir = embeddedTemplatePath();
+  if (existsSync(dir)) return dir;
+  const building = mkdtempSync(`${dir}-building-`);
+  const database = await openDatabase({ pgliteDir: path.join(building, "db") });
+  await database.migrate();
+  await database.close();
+  try {
+    // Whole, then renamed: another process that made it meanwhile keeps its own.
+    renameSync(path.join(building, "db"), dir);
+  } catch (error) {
+    if (!existsSync(dir)) throw error;
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** Where migratedEmbeddedDir keeps its database (it may not be made yet). */
+export function embeddedTemplatePath(): string {
+  return path.join(tmpdir(), `hearth-test-embedded-${schemaKey()}`);
+}
+
+/**
  * PostgreSQL's migrated empty database, which test databases are made from (CREATE DATABASE ...
  * TEMPLATE): made once per migration set, under a lock so that processes starting together make
  * it once, and under a second name until it is whole.
