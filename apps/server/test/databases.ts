@@ -117,7 +117,7 @@ const root = path.resolve(import.meta.dirname, "../../..");
 
 /**
  * PGlite's migrated empty data directory as a tar, made once per machine and migration set: kept
- * in the temporary folder, so each test file's process reads it instead of making it again.
+ * in the temporary folder, so every test process (and the next run) reads it instead of making it.
  */
 const migratedPgliteSeed = lazily(async () => {
   const file = path.join(tmpdir(), `hearth-test-pglite-${schemaKey()}.tar`);
