@@ -13,6 +13,8 @@ interface PendingJob {
 interface Lane {
   waiting: PendingJob[];
   activeIds: Set<string>;
+  /** The running jobs' settled promises, so `close` can wait for them. */
+  running: Set<Promise<void>>;
   handler?: JobHandler<unknown>;
   concurrency: number;
   paused?: boolean;
@@ -25,10 +27,16 @@ export class MemoryJobQueue implements JobQueue {
   private seq = 0;
   private closed = false;
 
+  /**
+   * @param closeWaitMs how long `close` waits for running jobs: they finish before the
+   * database closes under them (as BullMQ's worker does), but a hung job cannot hold shutdown.
+   */
+  constructor(private readonly closeWaitMs = 10_000) {}
+
   private lane(name: string): Lane {
     let lane = this.lanes.get(name);
     if (!lane) {
-      lane = { waiting: [], activeIds: new Set(), concurrency: 1 };
+      lane = { waiting: [], activeIds: new Set(), running: new Set(), concurrency: 1 };
       this.lanes.set(name, lane);
     }
     return lane;
@@ -76,20 +84,32 @@ export class MemoryJobQueue implements JobQueue {
       job.attempt += 1;
       job.attemptsLeft -= 1;
       const handler = lane.handler;
-      void handler(job.data, { id: job.id, attempt: job.attempt })
+      const run: Promise<void> = handler(job.data, { id: job.id, attempt: job.attempt })
         .catch(() => {
           if (job.attemptsLeft > 0 && !this.closed) lane.waiting.unshift(job);
         })
         .finally(() => {
           lane.activeIds.delete(job.id);
+          lane.running.delete(run);
           this.pump(lane);
         });
+      lane.running.add(run);
     }
   }
 
   async ping(): Promise<void> {}
 
+  /** Takes no more jobs, then waits (at most `closeWaitMs`) for the running ones to settle. */
   async close(): Promise<void> {
     this.closed = true;
+    const running = [...this.lanes.values()].flatMap((lane) => [...lane.running]);
+    if (running.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.closeWaitMs);
+      timer.unref();
+    });
+    await Promise.race([Promise.all(running), bound]);
+    clearTimeout(timer);
   }
 }

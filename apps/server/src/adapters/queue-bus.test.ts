@@ -123,6 +123,46 @@ describe.each(Object.keys(queues))("JobQueue (%s)", (kind) => {
     await other.promise;
     expect(paused).toEqual([]);
   });
+
+  it("close waits for a running job to finish, and starts no waiting one", async () => {
+    const q = (queues[kind] as () => JobQueue)();
+    const started = deferred();
+    const release = deferred();
+    const ran: string[] = [];
+    q.process<{ n: string }>("long", async ({ n }) => {
+      ran.push(n);
+      started.resolve();
+      await release.promise;
+      ran.push(`${n} done`);
+    });
+    await q.enqueue("long", { n: "first" });
+    await q.enqueue("long", { n: "second" });
+    await started.promise;
+    let closed = false;
+    const closing = q.close().then(() => {
+      closed = true;
+    });
+    // Turns pass while the job runs: close is still waiting for it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    release.resolve();
+    await closing;
+    expect(ran).toEqual(["first", "first done"]);
+  });
+});
+
+describe("MemoryJobQueue's close", () => {
+  it("stops waiting for a hung job after its bound", async () => {
+    const q = new MemoryJobQueue(20);
+    const started = deferred();
+    q.process("hung", async () => {
+      started.resolve();
+      await new Promise(() => {});
+    });
+    await q.enqueue("hung", {});
+    await started.promise;
+    await expect(q.close()).resolves.toBeUndefined();
+  });
 });
 
 describe("BullJobQueue across processes", () => {
