@@ -36,26 +36,34 @@ export class MemoryEventBus implements EventBus {
 
   async *read<T>(name: string, afterId: string, signal: AbortSignal): AsyncIterable<BusEvent<T>> {
     let last = Number(afterId) || 0;
-    while (!signal.aborted) {
-      const s = this.stream(name);
-      // Ids are positions (1, 2, ...) and events are never dropped one by one: slice, not scan.
-      const fresh = s.events.slice(last);
-      if (fresh.length > 0) {
-        for (const e of fresh) {
-          last = Number(e.id);
-          yield e as BusEvent<T>;
+    // One abort listener for the whole read, not one per wait: a wait is a token, and adding and
+    // removing an AbortSignal listener each time was a good part of what a token cost here.
+    let waiting: { stream: Stream; wake: () => void } | null = null;
+    const wakeOnAbort = () => {
+      if (!waiting) return;
+      waiting.stream.wake.delete(waiting.wake);
+      waiting.wake();
+    };
+    signal.addEventListener("abort", wakeOnAbort, { once: true });
+    try {
+      while (!signal.aborted) {
+        const s = this.stream(name);
+        // Ids are positions (1, 2, ...) and events are never dropped one by one: slice, not scan.
+        if (s.events.length > last) {
+          for (const e of s.events.slice(last)) {
+            last = Number(e.id);
+            yield e as BusEvent<T>;
+          }
+          continue;
         }
-        continue;
+        await new Promise<void>((wake) => {
+          waiting = { stream: s, wake };
+          s.wake.add(wake);
+        });
+        waiting = null;
       }
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          signal.removeEventListener("abort", done);
-          s.wake.delete(done);
-          resolve();
-        };
-        s.wake.add(done);
-        signal.addEventListener("abort", done, { once: true });
-      });
+    } finally {
+      signal.removeEventListener("abort", wakeOnAbort);
     }
   }
 
