@@ -15,6 +15,7 @@ import { MemoryJobQueue } from "./adapters/memory-queue.ts";
 import { OpenAiEmbeddingBackend } from "./adapters/openai-embeddings.ts";
 import { RedisEventBus } from "./adapters/redis-bus.ts";
 import { openSharedRedis } from "./adapters/redis-client.ts";
+import type { RedisTarget } from "./adapters/redis-connect.ts";
 import { S3FileStorage } from "./adapters/s3-storage.ts";
 import { SmtpMailer } from "./adapters/smtp-mail.ts";
 import type { Config } from "./config.ts";
@@ -153,13 +154,15 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   const database = overrides.database ?? (await openDatabase(databaseTarget(config)));
   await database.migrate();
   const prefix = overrides.redisPrefix ?? config.redisPrefix;
-  const queue: JobQueue = config.redisUrl ? new BullJobQueue(config.redisUrl, prefix) : new MemoryJobQueue();
-  const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, prefix) : new MemoryEventBus();
+  const redis: RedisTarget | null = config.redisUrl
+    ? { url: config.redisUrl, cluster: config.redisCluster }
+    : null;
+  const queue: JobQueue = redis ? new BullJobQueue(redis, prefix) : new MemoryJobQueue();
+  const bus: EventBus = redis ? new RedisEventBus(redis, prefix) : new MemoryEventBus();
   // An api process only enqueues: its features' workers are not registered (roles.ts).
   const featureQueue = config.role === "api" ? enqueueOnly(queue) : queue;
   // Rate-limit counters in Redis, so a client spread over processes has one allowance.
-  const sharedRedis =
-    config.redisUrl && config.rateLimitPerMinute > 0 ? openSharedRedis(config.redisUrl) : null;
+  const sharedRedis = redis && config.rateLimitPerMinute > 0 ? openSharedRedis(redis) : null;
   const mailer = config.mail ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : null;
   const auth = createAuth(config, database.db, mailer);
   const inference = new InferenceService(config, loadRegistry(config));

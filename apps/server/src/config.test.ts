@@ -77,6 +77,17 @@ describe("HEARTH_ROLE", () => {
     expect(() => load({ HEARTH_REDIS_PREFIX: "a b" })).toThrow(ConfigError);
     expect(() => load({ HEARTH_REDIS_PREFIX: "a:b" })).toThrow(ConfigError);
   });
+
+  it("takes REDIS_URL as a cluster's nodes with HEARTH_REDIS_CLUSTER, and refuses the flag alone", () => {
+    expect(load({ REDIS_URL: "redis://r:6379" }).redisCluster).toBe(false);
+    const nodes = "redis://a:6379,redis://b:6379";
+    expect(load({ REDIS_URL: nodes, HEARTH_REDIS_CLUSTER: "true" })).toMatchObject({
+      redisUrl: nodes,
+      redisCluster: true,
+    });
+    expect(() => load({ HEARTH_REDIS_CLUSTER: "true" })).toThrow(/needs REDIS_URL/);
+    expect(() => load({ REDIS_URL: nodes, HEARTH_REDIS_CLUSTER: "maybe" })).toThrow(ConfigError);
+  });
 });
 
 describe("HEARTH_BACKUP_EVERY, HEARTH_BACKUP_KEEP, HEARTH_BACKUP_DIR", () => {

@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** PostgreSQL connections this process may hold at once (see DEFAULT_DB_POOL). */
   HEARTH_DB_POOL: z.coerce.number().int().min(1).max(1000).default(DEFAULT_DB_POOL),
   REDIS_URL: z.string().optional(),
+  /** REDIS_URL names nodes of a Redis Cluster (comma-separated; one is enough). */
+  HEARTH_REDIS_CLUSTER: z.stringbool().default(false),
   /** What this process does (`hearth start --role`): serve requests, run jobs, or both. */
   HEARTH_ROLE: z.enum(["all", "api", "worker"]).default("all"),
   /** Prefix of every Redis key (queues, streams, rate limits), so installs and tests can share a Redis. */
@@ -198,6 +200,8 @@ export interface Config {
   /** PostgreSQL only: the connections this process may hold at once. */
   dbPool: number;
   redisUrl: string | null;
+  /** `redisUrl` names nodes of a Redis Cluster (HEARTH_REDIS_CLUSTER). */
+  redisCluster: boolean;
   /** `api` serves HTTP only, `worker` runs jobs and upkeep (health and metrics only), `all` both. */
   role: "all" | "api" | "worker";
   redisPrefix: string;
@@ -361,6 +365,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `HEARTH_ROLE=${e.HEARTH_ROLE} needs DATABASE_URL and REDIS_URL: processes split by role share work through PostgreSQL and Redis (the in-process queue cannot cross processes, and PGlite serves one process).`,
     );
   }
+  if (e.HEARTH_REDIS_CLUSTER && !e.REDIS_URL) {
+    throw new ConfigError(
+      "HEARTH_REDIS_CLUSTER=true needs REDIS_URL: the address of one or more of the cluster's nodes (redis://host:port, comma-separated).",
+    );
+  }
   if (e.S3_BUCKET && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError(
       "Invalid configuration:\n  S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too",
@@ -392,6 +401,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || null,
     dbPool: e.HEARTH_DB_POOL,
     redisUrl: e.REDIS_URL || null,
+    redisCluster: e.HEARTH_REDIS_CLUSTER,
     role: e.HEARTH_ROLE,
     redisPrefix: e.HEARTH_REDIS_PREFIX,
     workerStaleS: e.HEARTH_WORKER_STALE_S,

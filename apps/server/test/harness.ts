@@ -7,6 +7,7 @@ import { createHearth, type Hearth } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { updateUser } from "../src/features/accounts/queries.ts";
 import { createTestDatabase, type Driver, TEST_REDIS_URL } from "./databases.ts";
+import { testRedisCluster } from "./redis-cluster.ts";
 
 export interface TestHearth extends Hearth {
   /** Signs up a fresh email account and answers its cookie header and id. */
@@ -19,8 +20,8 @@ export interface TestHearth extends Hearth {
 
 export interface TestHearthOptions {
   driver?: Driver;
-  /** Use the machine's Redis for the queue and the bus. */
-  redis?: boolean;
+  /** Use the machine's Redis for the queue and the bus; `"cluster"`: a Redis Cluster (redis-cluster.ts). */
+  redis?: boolean | "cluster";
   env?: Record<string, string>;
   /**
    * A lasting install instead of a throwaway one: this data directory (the embedded database in
@@ -43,7 +44,11 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     HEARTH_FIRST_USER_ADMIN: "false",
     // Every test's accounts come from one address; the allowance's own test sets a number.
     HEARTH_SIGNUPS_PER_DAY: "0",
-    ...(opts.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...(opts.redis === "cluster"
+      ? { REDIS_URL: (await testRedisCluster()).url, HEARTH_REDIS_CLUSTER: "true" }
+      : opts.redis
+        ? { REDIS_URL: TEST_REDIS_URL }
+        : {}),
     ...opts.env,
   });
   const hearth = await createHearth(config, {

@@ -1,21 +1,22 @@
 import { Queue, Worker } from "bullmq";
-import { Redis } from "ioredis";
 import type { JobHandler, JobOptions, JobQueue } from "../ports/queue.ts";
+import { connectRedis, type RedisClient, type RedisTarget, redisTarget } from "./redis-connect.ts";
 
 /** Scale-out queue: BullMQ on Redis; any Hearth process with a worker may take a job. */
 export class BullJobQueue implements JobQueue {
   readonly driver = "redis" as const;
-  private connection: Redis;
+  private connection: RedisClient;
   private queues = new Map<string, Queue>();
   private workers = new Map<string, Worker>();
+  private prefix: string;
 
-  constructor(
-    url: string,
-    private prefix = "hearth",
-  ) {
+  constructor(target: RedisTarget | string, prefix = "hearth") {
     // BullMQ requires maxRetriesPerRequest: null on the connections its workers block on.
-    this.connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+    this.connection = connectRedis(target, { maxRetriesPerRequest: null, lazyConnect: false });
     this.connection.on("error", () => {});
+    // On a cluster a queue's scripts touch many of its keys at once: the prefix as a hash tag
+    // keeps them in one slot, as BullMQ asks.
+    this.prefix = redisTarget(target).cluster ? `{${prefix}}` : prefix;
   }
 
   private queue(name: string): Queue {

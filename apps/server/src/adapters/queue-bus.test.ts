@@ -1,22 +1,32 @@
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import { type Cluster, Redis } from "ioredis";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TEST_REDIS_URL } from "../../test/databases.ts";
+import { testRedisCluster } from "../../test/redis-cluster.ts";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
 import type { JobQueue } from "../ports/queue.ts";
 import { BullJobQueue } from "./bullmq-queue.ts";
 import { MemoryEventBus } from "./memory-bus.ts";
 import { MemoryJobQueue } from "./memory-queue.ts";
 import { compareIds, RedisEventBus } from "./redis-bus.ts";
+import { connectRedis, type RedisTarget, redisTarget, slotTag } from "./redis-connect.ts";
 
 const prefix = () => `hearth-test-${randomBytes(4).toString("hex")}`;
+/** A Redis Cluster of three nodes (HEARTH_REDIS_CLUSTER installs), started for this process. */
+const cluster = await testRedisCluster();
+const redisTargets: Record<string, RedisTarget> = {
+  "Redis server": redisTarget(TEST_REDIS_URL),
+  "Redis Cluster": cluster,
+};
 const queues: Record<string, () => JobQueue> = {
   "in-process": () => new MemoryJobQueue(),
   redis: () => new BullJobQueue(TEST_REDIS_URL, prefix()),
+  "redis-cluster": () => new BullJobQueue(cluster, prefix()),
 };
 const buses: Record<string, () => EventBus> = {
   "in-process": () => new MemoryEventBus(),
   redis: () => new RedisEventBus(TEST_REDIS_URL, prefix()),
+  "redis-cluster": () => new RedisEventBus(cluster, prefix()),
 };
 
 const open: { close(): Promise<void> }[] = [];
@@ -165,11 +175,12 @@ describe("MemoryJobQueue's close", () => {
   });
 });
 
-describe("BullJobQueue across processes", () => {
+describe.each(Object.keys(redisTargets))("BullJobQueue across processes (%s)", (kind) => {
   it("a job enqueued while one process is paused (draining) goes to another process", async () => {
     const shared = prefix();
-    const draining = new BullJobQueue(TEST_REDIS_URL, shared);
-    const serving = new BullJobQueue(TEST_REDIS_URL, shared);
+    const target = redisTargets[kind] as RedisTarget;
+    const draining = new BullJobQueue(target, shared);
+    const serving = new BullJobQueue(target, shared);
     open.push(draining, serving);
     const takenBy: string[] = [];
     const taken = deferred();
@@ -252,6 +263,131 @@ describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {
   });
 });
 
+describe.each(Object.keys(redisTargets))("RedisEventBus across processes, on a %s", (kind) => {
+  const pair = () => {
+    const shared = prefix();
+    const target = redisTargets[kind] as RedisTarget;
+    const here = new RedisEventBus(target, shared);
+    const there = new RedisEventBus(target, shared);
+    open.push(here, there);
+    return { here, there, shared };
+  };
+
+  it("keeps the order of events appended by two processes to one stream, for readers in both", async () => {
+    const { here, there } = pair();
+    await here.append("g", 0);
+    const ch = new AbortController();
+    const ct = new AbortController();
+    const readHere = collect<number>(here.read("g", "0", ch.signal), 41, ch);
+    const readThere = collect<number>(there.read("g", "0", ct.signal), 41, ct);
+    // Appends alternate between the processes, several in flight at once: each reader must take
+    // every event once, in the stream's order, whichever way it came (memory, channel or stream).
+    for (let i = 1; i <= 40; i += 4) {
+      await Promise.all([
+        here.append("g", i),
+        there.append("g", i + 1),
+        here.append("g", i + 2),
+        there.append("g", i + 3),
+      ]);
+    }
+    const kept = (await here.range<number>("g")).map((e) => e.id);
+    for (const got of [await readHere, await readThere]) {
+      expect(got.map((e) => e.id)).toEqual(kept);
+      expect(new Set(got.map((e) => e.data)).size).toBe(41);
+    }
+  });
+
+  it("resumes a reader of another process from the id its client last saw", async () => {
+    const { here, there } = pair();
+    const ids = [await here.append("r", "a"), await here.append("r", "b")];
+    const c = new AbortController();
+    const reading = collect<string>(there.read("r", ids[0] as string, c.signal), 2, c);
+    await here.append("r", "c");
+    expect((await reading).map((e) => e.data)).toEqual(["b", "c"]);
+  });
+
+  it("tells a notice kept before a watch began, and one sent while it waits, to another process", async () => {
+    const { here, there } = pair();
+    await here.notify("gen:a:stop", { type: "stop" }, 60);
+    expect(await there.watch("gen:a:stop", new AbortController().signal)).toEqual({ type: "stop" });
+    const waiting = there.watch("gen:b:stop", new AbortController().signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    await here.notify("gen:b:stop", { type: "stop", n: 2 }, 60);
+    expect(await waiting).toEqual({ type: "stop", n: 2 });
+  });
+
+  it("streams one turn's appends to many streams, each in order, to readers here and there", async () => {
+    const { here, there } = pair();
+    const streams = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    const readers = streams.map((s, i) => {
+      const bus = i % 2 === 0 ? here : there;
+      const c = new AbortController();
+      return collect<number>(bus.read(s, "0", c.signal), 3, c);
+    });
+    // Three events to each stream, all in one turn of the event loop.
+    await Promise.all(streams.map((s) => Promise.all([1, 2, 3].map((n) => here.append(s, n)))));
+    for (const got of await Promise.all(readers)) expect(got.map((e) => e.data)).toEqual([1, 2, 3]);
+    for (const s of streams) expect((await there.range<number>(s)).map((e) => e.data)).toEqual([1, 2, 3]);
+  });
+});
+
+describe("RedisEventBus on a Redis Cluster", () => {
+  it("keeps a stream with its reader set in one slot, spreads streams over the nodes, and sends a turn's appends in one call per slot", async () => {
+    const shared = prefix();
+    const here = new RedisEventBus(cluster, shared);
+    const there = new RedisEventBus(cluster, shared);
+    open.push(here, there);
+    const raw = connectRedis(cluster) as Cluster;
+    // Connected, the client knows the nodes.
+    await raw.ping();
+    const masters = raw.nodes("master");
+    expect(masters).toHaveLength(3);
+    // Every node's MONITOR, to count the script calls that reach it.
+    const monitors = await Promise.all(
+      masters.map((node) => new Redis({ host: node.options.host, port: node.options.port }).monitor()),
+    );
+    const calls: string[][] = [];
+    for (const m of monitors)
+      m.on("monitor", (_time: string, args: string[]) => {
+        if (/^evalsha$|^eval$/i.test(args[0] ?? "") && args.some((a) => a.startsWith(`${shared}:bus:`)))
+          calls.push(args);
+      });
+    try {
+      const streams = Array.from({ length: 24 }, (_, i) => `k${i}`);
+      // A reader in the other process of each stream.
+      const reading = streams.map((s) => {
+        const c = new AbortController();
+        return collect<string>(there.read(s, "0", c.signal), 1, c);
+      });
+      // One append to each stream, in one turn of the event loop.
+      await Promise.all(streams.map((s) => here.append(s, s)));
+      for (const [i, got] of (await Promise.all(reading)).entries()) expect(got[0]?.data).toBe(streams[i]);
+      // One script call per slot group the streams fall in (a script may touch one slot only).
+      const groups = new Set(streams.map(slotTag));
+      await vi.waitFor(() => expect(calls).toHaveLength(groups.size));
+      expect(groups.size).toBeGreaterThan(4);
+      // Each stream's key and its reader set's hash to one slot; the streams use many slots, on
+      // more than one node.
+      const slots = new Set<number>();
+      const nodes = new Set<string>();
+      for (const node of masters) {
+        for (const key of await node.keys(`${shared}:bus:*`)) {
+          if (key.endsWith(":readers")) continue;
+          const slot = Number(await node.cluster("KEYSLOT", key));
+          expect(Number(await node.cluster("KEYSLOT", `${key}:readers`))).toBe(slot);
+          slots.add(slot);
+          nodes.add(`${node.options.host}:${node.options.port}`);
+        }
+      }
+      expect(slots.size).toBeGreaterThan(4);
+      expect(nodes.size).toBeGreaterThan(1);
+    } finally {
+      for (const m of monitors) m.disconnect();
+      raw.disconnect();
+    }
+  });
+});
+
 describe("RedisEventBus across processes", () => {
   const pair = () => {
     const shared = prefix();
@@ -286,30 +422,6 @@ describe("RedisEventBus across processes", () => {
     }
   });
 
-  it("keeps the order of events appended by two processes to one stream, for readers in both", async () => {
-    const { here, there } = pair();
-    await here.append("g", 0);
-    const ch = new AbortController();
-    const ct = new AbortController();
-    const readHere = collect<number>(here.read("g", "0", ch.signal), 41, ch);
-    const readThere = collect<number>(there.read("g", "0", ct.signal), 41, ct);
-    // Appends alternate between the processes, several in flight at once: each reader must take
-    // every event once, in the stream's order, whichever way it came (memory, channel or stream).
-    for (let i = 1; i <= 40; i += 4) {
-      await Promise.all([
-        here.append("g", i),
-        there.append("g", i + 1),
-        here.append("g", i + 2),
-        there.append("g", i + 3),
-      ]);
-    }
-    const kept = (await here.range<number>("g")).map((e) => e.id);
-    for (const got of [await readHere, await readThere]) {
-      expect(got.map((e) => e.id)).toEqual(kept);
-      expect(new Set(got.map((e) => e.data)).size).toBe(41);
-    }
-  });
-
   it("reads the stream for what it missed when an event reaches it without its predecessor", async () => {
     const { here, shared } = pair();
     const c = new AbortController();
@@ -329,15 +441,6 @@ describe("RedisEventBus across processes", () => {
     raw.disconnect();
     await here.append("gap", "c");
     expect(await reading).toEqual(["a", "b", "c"]);
-  });
-
-  it("resumes a reader of another process from the id its client last saw", async () => {
-    const { here, there } = pair();
-    const ids = [await here.append("r", "a"), await here.append("r", "b")];
-    const c = new AbortController();
-    const reading = collect<string>(there.read("r", ids[0] as string, c.signal), 2, c);
-    await here.append("r", "c");
-    expect((await reading).map((e) => e.data)).toEqual(["b", "c"]);
   });
 
   it("listens on one channel per process, sends each event only to other processes with a reader, and leaves no reader behind", async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
 import { watchFor } from "./notice-watchers.ts";
 import { type Channel, compareIds, offer, type Reader, seen } from "./redis-bus-readers.ts";
+import { connectRedis, type RedisClient, type RedisTarget, redisTarget, slotTag } from "./redis-connect.ts";
 
 export { compareIds };
 
@@ -21,6 +21,8 @@ const MAX_EVENTS_PER_STREAM = 20_000;
  * sets' lifetime, one flag per event (`1`: the origin joins that stream's reader set, a held
  * append), then one event per stream pair), in order; it answers prev, id, prev, id, ... A
  * thousand streams' tokens cost Redis and this process one script call per turn instead of one each.
+ * On a Redis Cluster a script may touch one slot only: streams carry their slot group's hash tag
+ * (`slotTag`, BUS_SLOTS groups) and a turn makes one call per group.
  */
 const APPEND_SCRIPT = `
 local out = {}
@@ -58,13 +60,15 @@ const READERS_TTL_S = 24 * 60 * 60;
 /** A held append's registration is dropped if no read takes it up this long after. */
 const HOLD_MS = 30_000;
 
-type AppendingRedis = Redis & {
+type AppendingRedis = RedisClient & {
   hearthAppend(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<string[]>;
 };
 
 /** An append waiting for its turn's script call. */
 interface PendingAppend {
   key: string;
+  /** Appends of one slot go in one script call (on a cluster; one group on a single server). */
+  slot: string;
   /** Joins this process to the stream's reader set in the same script call (a held append). */
   join: boolean;
   json: string;
@@ -88,7 +92,9 @@ export class RedisEventBus implements EventBus {
   /** This process's name in reader sets, and the suffix of its channel. */
   private readonly processId = randomUUID();
   private commands: AppendingRedis;
-  private subscriber: Redis;
+  private subscriber: RedisClient;
+  /** On a Redis Cluster: each stream's keys carry its slot's hash tag (`slotTag`). */
+  private readonly cluster: boolean;
   /** This process's channel, subscribed once; every registration waits for it. */
   private listening: Promise<unknown>;
   /** The streams read or held here: their readers, holds and registration in the reader set. */
@@ -99,17 +105,21 @@ export class RedisEventBus implements EventBus {
   private watchers = new Map<string, Set<(data: unknown) => void>>();
 
   constructor(
-    url: string,
+    target: RedisTarget | string,
     private prefix = "hearth",
     /** How long a held append waits for its read (tests shorten it). */
     private holdMs = HOLD_MS,
   ) {
     // Auto-pipelining sends the commands of one event-loop turn together: with a thousand
     // streams, their appends and reads share round trips instead of queueing one by one.
-    this.commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true }) as AppendingRedis;
+    this.cluster = redisTarget(target).cluster;
+    this.commands = connectRedis(target, {
+      maxRetriesPerRequest: 3,
+      enableAutoPipelining: true,
+    }) as AppendingRedis;
     // The number of keys varies with the batch: given first at each call.
     this.commands.defineCommand("hearthAppend", { lua: APPEND_SCRIPT });
-    this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    this.subscriber = connectRedis(target, { maxRetriesPerRequest: null });
     this.commands.on("error", () => {});
     this.subscriber.on("error", () => {});
     this.subscriber.on("message", (channel: string, message: string) =>
@@ -120,7 +130,8 @@ export class RedisEventBus implements EventBus {
     this.listening.catch(() => {});
   }
 
-  private key = (stream: string) => `${this.prefix}:bus:${stream}`;
+  private key = (stream: string) =>
+    this.cluster ? `${this.prefix}:bus:${slotTag(stream)}:${stream}` : `${this.prefix}:bus:${stream}`;
   private readersKey = (key: string) => `${key}:readers`;
   private channelPrefix = () => `${this.prefix}:bus-to:`;
   private noticesChannel = () => `${this.prefix}:bus-notices`;
@@ -132,7 +143,8 @@ export class RedisEventBus implements EventBus {
     const join = options?.hold === true && !this.readers.has(key);
     const appended = new Promise<string>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.sendAppends());
-      this.pending.push({ key, join, json: JSON.stringify(data), data, resolve, reject });
+      const slot = this.cluster ? slotTag(stream) : "";
+      this.pending.push({ key, slot, join, json: JSON.stringify(data), data, resolve, reject });
     });
     if (options?.hold) this.hold(key, appended);
     return appended;
@@ -170,45 +182,60 @@ export class RedisEventBus implements EventBus {
     return this.commands.srem(this.readersKey(key), this.processId).catch(() => {});
   }
 
-  /** Sends the turn's appends (in order, MAX_APPENDS_PER_CALL a call) and hands each event to this process's readers. */
+  /**
+   * Sends the turn's appends (in order, MAX_APPENDS_PER_CALL a call, one slot a call) and hands
+   * each event to this process's readers.
+   */
   private sendAppends(): void {
     const batch = this.pending;
     this.pending = [];
-    for (let from = 0; from < batch.length; from += MAX_APPENDS_PER_CALL) {
-      const part = batch.slice(from, from + MAX_APPENDS_PER_CALL);
-      const keys: string[] = [];
-      for (const a of part) keys.push(a.key, this.readersKey(a.key));
-      const joins = part.map((a) => (a.join ? "1" : "0")).join("");
-      const args = [
-        MAX_EVENTS_PER_STREAM,
-        this.processId,
-        this.channelPrefix(),
-        READERS_TTL_S,
-        joins,
-        ...part.map((a) => a.json),
-      ];
-      this.commands.hearthAppend(keys.length, ...keys, ...args).then(
-        (answer) => {
-          part.forEach((a, i) => {
-            const prev = answer[2 * i];
-            const id = answer[2 * i + 1];
-            if (prev === undefined || !id) {
-              a.reject(new Error("The event was not appended."));
-              return;
-            }
-            const channel = this.readers.get(a.key);
-            if (channel) {
-              seen(channel, id);
-              for (const reader of channel.set) offer(reader, prev, id, () => a.data);
-            }
-            a.resolve(id);
-          });
-        },
-        (error: unknown) => {
-          for (const a of part) a.reject(error);
-        },
-      );
+    // A stream is always in one slot, so grouping keeps each stream's appends in order.
+    const bySlot = new Map<string, PendingAppend[]>();
+    for (const a of batch) {
+      const group = bySlot.get(a.slot);
+      if (group) group.push(a);
+      else bySlot.set(a.slot, [a]);
     }
+    for (const group of bySlot.values()) {
+      for (let from = 0; from < group.length; from += MAX_APPENDS_PER_CALL) {
+        this.sendAppendCall(group.slice(from, from + MAX_APPENDS_PER_CALL));
+      }
+    }
+  }
+
+  private sendAppendCall(part: PendingAppend[]): void {
+    const keys: string[] = [];
+    for (const a of part) keys.push(a.key, this.readersKey(a.key));
+    const joins = part.map((a) => (a.join ? "1" : "0")).join("");
+    const args = [
+      MAX_EVENTS_PER_STREAM,
+      this.processId,
+      this.channelPrefix(),
+      READERS_TTL_S,
+      joins,
+      ...part.map((a) => a.json),
+    ];
+    this.commands.hearthAppend(keys.length, ...keys, ...args).then(
+      (answer) => {
+        part.forEach((a, i) => {
+          const prev = answer[2 * i];
+          const id = answer[2 * i + 1];
+          if (prev === undefined || !id) {
+            a.reject(new Error("The event was not appended."));
+            return;
+          }
+          const channel = this.readers.get(a.key);
+          if (channel) {
+            seen(channel, id);
+            for (const reader of channel.set) offer(reader, prev, id, () => a.data);
+          }
+          a.resolve(id);
+        });
+      },
+      (error: unknown) => {
+        for (const a of part) a.reject(error);
+      },
+    );
   }
 
   async range<T>(stream: string): Promise<BusEvent<T>[]> {
@@ -324,11 +351,11 @@ export class RedisEventBus implements EventBus {
   /** Kept for a late watch, and told to every process: the few that watch the name take it. */
   async notify(name: string, data: unknown, ttlSeconds: number): Promise<void> {
     const json = JSON.stringify(data);
-    // One connection keeps the order: the notice is kept before any process hears of it.
-    await Promise.all([
-      this.commands.set(this.noticeKey(name), json, "EX", ttlSeconds),
-      this.commands.publish(this.noticesChannel(), `${name} ${json}`),
-    ]);
+    const kept = this.commands.set(this.noticeKey(name), json, "EX", ttlSeconds);
+    // The notice is kept before any process hears of it: one connection keeps that order on a
+    // single server; on a cluster the key's node and the publishing one may differ, so wait.
+    if (this.cluster) await kept;
+    await Promise.all([kept, this.commands.publish(this.noticesChannel(), `${name} ${json}`)]);
   }
 
   /**

@@ -21,6 +21,7 @@ import {
   type TestDatabase,
 } from "../../test/databases.ts";
 import { TEST_MODEL_PATH } from "../../test/model.ts";
+import { testRedisCluster } from "../../test/redis-cluster.ts";
 import { repoRoot } from "../config.ts";
 
 /**
@@ -63,11 +64,19 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((done) => child.once("exit", () => done()));
 
-describe("scale-out: api and worker processes on PostgreSQL and Redis", () => {
+/** The same processes on one Redis server, and on a Redis Cluster of three (HEARTH_REDIS_CLUSTER). */
+const redisKinds = {
+  "a Redis server": async () => ({ REDIS_URL: TEST_REDIS_URL }),
+  "a Redis Cluster": async () => ({
+    REDIS_URL: (await testRedisCluster()).url,
+    HEARTH_REDIS_CLUSTER: "true",
+  }),
+};
+
+describe.each(Object.keys(redisKinds))("scale-out: api and worker processes on PostgreSQL and %s", (kind) => {
   let database: TestDatabase;
   const procs: Proc[] = [];
   const env: Record<string, string> = {
-    REDIS_URL: TEST_REDIS_URL,
     HEARTH_REDIS_PREFIX: `scale-${randomBytes(5).toString("hex")}`,
     // Sessions signed on one process are read by the others.
     HEARTH_SECRET: randomBytes(32).toString("hex"),
@@ -168,6 +177,7 @@ describe("scale-out: api and worker processes on PostgreSQL and Redis", () => {
   let characterId: string;
 
   beforeAll(async () => {
+    Object.assign(env, await redisKinds[kind as keyof typeof redisKinds]());
     database = await createTestDatabase("postgres");
     // The database is migrated already, so the three may start at once.
     [a, worker, c] = await Promise.all([start("api"), start("worker"), start("api")]);

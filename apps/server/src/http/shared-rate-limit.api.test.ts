@@ -4,11 +4,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../../test/databases.ts";
+import { testRedisCluster } from "../../test/redis-cluster.ts";
 import { createHearth, type Hearth } from "../app.ts";
 import { loadConfig } from "../config.ts";
 
+const redisKinds = {
+  "a Redis server": async () => ({ REDIS_URL: TEST_REDIS_URL }),
+  "a Redis Cluster": async () => ({
+    REDIS_URL: (await testRedisCluster()).url,
+    HEARTH_REDIS_CLUSTER: "true",
+  }),
+};
+
 /** Under REDIS_URL the API rate limit counts in Redis: a client spread over processes has one allowance. */
-describe("the API rate limit across processes (Redis)", () => {
+describe.each(Object.keys(redisKinds))("the API rate limit across processes (%s)", (kind) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hearth-rate-"));
   const prefix = `rate-${randomBytes(4).toString("hex")}`;
   let database: TestDatabase;
@@ -21,7 +30,7 @@ describe("the API rate limit across processes (Redis)", () => {
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: "silent",
       HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
-      REDIS_URL: TEST_REDIS_URL,
+      ...(await redisKinds[kind as keyof typeof redisKinds]()),
       HEARTH_RATE_LIMIT: "3",
     });
     // Two Hearths on one Redis prefix stand for two processes of one install.

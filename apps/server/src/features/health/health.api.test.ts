@@ -9,6 +9,7 @@ import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 describe.each([
   { driver: "pglite" as const, redis: false },
   { driver: "postgres" as const, redis: true },
+  { driver: "postgres" as const, redis: "cluster" as const },
 ])("health, metrics and web serving ($driver, redis: $redis)", ({ driver, redis }) => {
   let h: TestHearth;
   const web = mkdtempSync(path.join(tmpdir(), "hearth-web-"));
