@@ -82,7 +82,7 @@ async function startCluster(): Promise<RedisTarget> {
     for (let tries = 0; ; tries++) {
       const answer = await run("redis-cli", ["-p", String(port), "ping"]).catch(() => ({ stdout: "" }));
       if (answer.stdout.trim() === "PONG") break;
-      if (tries > 200) throw new Error(`redis-server on ${port} never answered (log: ${dir}/redis.log)`);
+      if (tries > 1200) throw new Error(`redis-server on ${port} never answered (log: ${dir}/redis.log)`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -94,10 +94,11 @@ async function startCluster(): Promise<RedisTarget> {
     "0",
     "--cluster-yes",
   ]);
-  // Every node agrees on the slots before a client is given the cluster.
+  // Every node agrees on the slots before a client is given the cluster (a minute at most: the
+  // nodes gossip, slower on a loaded machine).
   for (const port of ports) {
     for (let tries = 0; !(await clusterInfo(port)).includes("cluster_state:ok"); tries++) {
-      if (tries > 200) throw new Error(`the Redis Cluster node on ${port} never reported cluster_state:ok`);
+      if (tries > 1200) throw new Error(`the Redis Cluster node on ${port} never reported cluster_state:ok`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
