@@ -6,8 +6,8 @@ import type { InjectOptions } from "fastify";
 import { createHearth, type Hearth } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { updateUser } from "../src/features/accounts/queries.ts";
-import { createTestDatabase, type Driver, TEST_REDIS_URL } from "./databases.ts";
-import { testRedisCluster } from "./redis-cluster.ts";
+import { createTestDatabase, type Driver } from "./databases.ts";
+import { redisKinds } from "./redis-cluster.ts";
 
 export interface TestHearth extends Hearth {
   /** Signs up a fresh email account and answers its cookie header and id. */
@@ -44,11 +44,9 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     HEARTH_FIRST_USER_ADMIN: "false",
     // Every test's accounts come from one address; the allowance's own test sets a number.
     HEARTH_SIGNUPS_PER_DAY: "0",
-    ...(opts.redis === "cluster"
-      ? { REDIS_URL: (await testRedisCluster()).url, HEARTH_REDIS_CLUSTER: "true" }
-      : opts.redis
-        ? { REDIS_URL: TEST_REDIS_URL }
-        : {}),
+    ...(opts.redis
+      ? await redisKinds[opts.redis === "cluster" ? "a Redis Cluster" : "a Redis server"]()
+      : {}),
     ...opts.env,
   });
   const hearth = await createHearth(config, {

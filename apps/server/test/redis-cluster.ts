@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { RedisTarget } from "../src/adapters/redis-connect.ts";
+import { TEST_REDIS_URL } from "./databases.ts";
 
 /**
  * A real Redis Cluster for tests: three masters started from the machine's `redis-server` on
@@ -115,3 +116,13 @@ export function testRedisCluster(): Promise<RedisTarget> {
   });
   return started;
 }
+
+/** The settings that put an install on each kind of Redis: the machine's server, or this process's cluster. */
+export const redisKinds = {
+  "a Redis server": async (): Promise<Record<string, string>> => ({ REDIS_URL: TEST_REDIS_URL }),
+  "a Redis Cluster": async (): Promise<Record<string, string>> => ({
+    REDIS_URL: (await testRedisCluster()).url,
+    HEARTH_REDIS_CLUSTER: "true",
+  }),
+};
+export type RedisKind = keyof typeof redisKinds;

@@ -14,14 +14,9 @@ import type {
 } from "@hearth/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
-import {
-  createTestDatabase,
-  TEST_POOL_MAX,
-  TEST_REDIS_URL,
-  type TestDatabase,
-} from "../../test/databases.ts";
+import { createTestDatabase, TEST_POOL_MAX, type TestDatabase } from "../../test/databases.ts";
 import { TEST_MODEL_PATH } from "../../test/model.ts";
-import { testRedisCluster } from "../../test/redis-cluster.ts";
+import { type RedisKind, redisKinds } from "../../test/redis-cluster.ts";
 import { repoRoot } from "../config.ts";
 
 /**
@@ -65,13 +60,6 @@ const exited = (child: ChildProcess) =>
     : new Promise<void>((done) => child.once("exit", () => done()));
 
 /** The same processes on one Redis server, and on a Redis Cluster of three (HEARTH_REDIS_CLUSTER). */
-const redisKinds = {
-  "a Redis server": async () => ({ REDIS_URL: TEST_REDIS_URL }),
-  "a Redis Cluster": async () => ({
-    REDIS_URL: (await testRedisCluster()).url,
-    HEARTH_REDIS_CLUSTER: "true",
-  }),
-};
 
 describe.each(Object.keys(redisKinds))("scale-out: api and worker processes on PostgreSQL and %s", (kind) => {
   let database: TestDatabase;
@@ -177,7 +165,7 @@ describe.each(Object.keys(redisKinds))("scale-out: api and worker processes on P
   let characterId: string;
 
   beforeAll(async () => {
-    Object.assign(env, await redisKinds[kind as keyof typeof redisKinds]());
+    Object.assign(env, await redisKinds[kind as RedisKind]());
     database = await createTestDatabase("postgres");
     // The database is migrated already, so the three may start at once.
     [a, worker, c] = await Promise.all([start("api"), start("worker"), start("api")]);

@@ -3,18 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../../test/databases.ts";
-import { testRedisCluster } from "../../test/redis-cluster.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { type RedisKind, redisKinds } from "../../test/redis-cluster.ts";
 import { createHearth, type Hearth } from "../app.ts";
 import { loadConfig } from "../config.ts";
-
-const redisKinds = {
-  "a Redis server": async () => ({ REDIS_URL: TEST_REDIS_URL }),
-  "a Redis Cluster": async () => ({
-    REDIS_URL: (await testRedisCluster()).url,
-    HEARTH_REDIS_CLUSTER: "true",
-  }),
-};
 
 /** Under REDIS_URL the API rate limit counts in Redis: a client spread over processes has one allowance. */
 describe.each(Object.keys(redisKinds))("the API rate limit across processes (%s)", (kind) => {
@@ -30,7 +22,7 @@ describe.each(Object.keys(redisKinds))("the API rate limit across processes (%s)
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: "silent",
       HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
-      ...(await redisKinds[kind as keyof typeof redisKinds]()),
+      ...(await redisKinds[kind as RedisKind]()),
       HEARTH_RATE_LIMIT: "3",
     });
     // Two Hearths on one Redis prefix stand for two processes of one install.
