@@ -111,7 +111,8 @@ export class RedisEventBus implements EventBus {
     private holdMs = HOLD_MS,
   ) {
     // Auto-pipelining sends the commands of one event-loop turn together: with a thousand
-    // streams, their appends and reads share round trips instead of queueing one by one.
+    // streams, their appends and reads share round trips instead of queueing one by one. (Not
+    // on a cluster, where each command goes as it is called: redis-connect.ts says why.)
     this.cluster = redisTarget(target).cluster;
     this.commands = connectRedis(target, {
       maxRetriesPerRequest: 3,
