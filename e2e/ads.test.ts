@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { AdminAdList, Character, ConversationCreated } from "@hearth/contract";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +9,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
@@ -24,13 +23,8 @@ import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
 
 const admin = { email: "ada.admin@example.com", name: "Ada Admin", password };
 const subscriber = { email: "sam.subscriber@example.com", name: "Sam Subscriber", password };
-const shots = "/tmp/shots-ads";
-mkdirSync(shots, { recursive: true });
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("ads", { settleMs: 250 });
 
 /** A chat with `sends` exchanges made through the API: greeting + 2 messages per send. */
 async function chatOf(context: BrowserContext, character: Character, sends: number): Promise<string> {

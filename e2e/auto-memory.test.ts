@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { AppConfig, Memory, MemoryList } from "@hearth/contract";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +16,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
@@ -31,13 +30,7 @@ import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
  * Manage Memories even from a premium member.
  */
 
-const shots = "/tmp/shots-auto-memory";
-mkdirSync(shots, { recursive: true });
-
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("auto-memory", { settleMs: 250 });
 
 async function memoriesOf(context: BrowserContext, conversationId: string): Promise<Memory[]> {
   const response = await context.request.get(`/api/conversations/${conversationId}/memories`);

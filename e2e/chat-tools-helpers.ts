@@ -1,20 +1,12 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Character, GenerateRequest, Message, MessagePage } from "@hearth/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { uniqueUsername } from "./harness.ts";
+import { screenshots, uniqueUsername } from "./harness.ts";
 
 /** Shared by chat-tools.test.ts and personas.test.ts: accounts, chats and screenshots. */
 
-const shots = "/tmp/shots-tools";
-mkdirSync(shots, { recursive: true });
-
 /** A screenshot under /tmp/shots-tools, once dialogs and colour transitions have settled. */
-export async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+export const shot = screenshots("tools", { settleMs: 250 });
 
 /** The same screenshot at a phone's width too (name-1280 and name-390). */
 export async function shotBoth(page: Page, name: string) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect, createServer as createTcpServer, type Socket } from "node:net";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import {
   launchBrowser,
   newPage,
   repoRoot,
+  screenshots,
   startServer,
   uniqueUsername,
 } from "./harness.ts";
@@ -25,9 +26,7 @@ import {
  * resuming after a dropped connection or a reload are tested deterministically.
  */
 
-const shots = "/tmp/shots-chat";
-mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
+const shot = screenshots("chat");
 
 const password = "correct horse battery";
 let accounts = 0;

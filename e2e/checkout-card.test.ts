@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Me } from "@hearth/contract";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +6,14 @@ import {
   startStripeStandIn,
   TEST_CARDS,
 } from "../apps/server/test/stripe-standin/index.ts";
-import { type HearthServer, launchBrowser, newPage, startServer, uniqueUsername } from "./harness.ts";
+import {
+  type HearthServer,
+  launchBrowser,
+  newPage,
+  screenshots,
+  startServer,
+  uniqueUsername,
+} from "./harness.ts";
 
 /**
  * Card checkout through Stripe (accounts-billing-admin §2.2 Checkout, §4; issue 13 point 4),
@@ -19,10 +24,7 @@ import { type HearthServer, launchBrowser, newPage, startServer, uniqueUsername 
  * after the subscription has ended, checkout again with the card on file.
  */
 
-const shots = "/tmp/shots-checkout";
-mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+const shot = screenshots("checkout", { fullPage: true });
 
 const PASSWORD = "correct horse battery";
 const AUTHENTICATION_FAILED =

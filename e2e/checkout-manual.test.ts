@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Me } from "@hearth/contract";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkA11y } from "./a11y.ts";
 import {
@@ -10,6 +8,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
   uniqueUsername,
 } from "./harness.ts";
@@ -23,10 +22,7 @@ import {
  * success page then says Success and /api/me has the tier. Leaving checkout logs an exit event.
  */
 
-const shots = "/tmp/shots-checkout";
-mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+const shot = screenshots("checkout", { fullPage: true });
 
 const PASSWORD = "correct horse battery";
 const ADMIN = { email: "till@example.com", password: PASSWORD, name: "Till" };

@@ -1,9 +1,15 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Me } from "@hearth/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HearthServer, launchBrowser, newPage, startServer, uniqueUsername } from "./harness.ts";
+import {
+  type HearthServer,
+  launchBrowser,
+  newPage,
+  screenshots,
+  startServer,
+  uniqueUsername,
+} from "./harness.ts";
 
 /**
  * Issue 9, "First run that works", on a fresh install with the demo characters: a visitor gets
@@ -11,10 +17,7 @@ import { type HearthServer, launchBrowser, newPage, startServer, uniqueUsername 
  * and Sign in; the first account to sign up becomes the administrator; keyboard paths.
  */
 
-const shots = "/tmp/shots-first-run";
-mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+const shot = screenshots("first-run", { fullPage: true });
 
 const guestBanner = "You're chatting as a guest. Your chats are not saved.";
 const botBubbles = (page: Page) => page.locator('[data-role="bot"] [data-message-bubble]');
@@ -197,7 +200,7 @@ describe("keyboard", () => {
       return { isCard: active.hasAttribute("data-card-link"), outline: getComputedStyle(card).outlineStyle };
     });
     expect(focused).toEqual({ isCard: true, outline: "solid" });
-    await page.screenshot({ path: join(shots, "card-focus-1280.png") });
+    await page.screenshot({ path: join(shot.dir, "card-focus-1280.png") });
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -335,4 +335,18 @@ function sendOriginLikeTheApp(context: BrowserContext, origin: string): void {
     if (["POST", "PUT", "PATCH", "DELETE"].includes(method) && !named) headers.origin = origin;
     return fetch(urlOrRequest, { ...options, headers });
   };
+}
+
+/**
+ * Screenshots under /tmp/shots-<name>, to look at the screens a test walks through: each waits
+ * `settleMs` first (a dialog's entrance, colour transitions) and may take the whole page.
+ */
+export function screenshots(name: string, opts: { settleMs?: number; fullPage?: boolean } = {}) {
+  const dir = `/tmp/shots-${name}`;
+  mkdirSync(dir, { recursive: true });
+  const shot = async (page: Page, file: string) => {
+    if (opts.settleMs) await page.waitForTimeout(opts.settleMs);
+    await page.screenshot({ path: join(dir, `${file}.png`), fullPage: opts.fullPage === true });
+  };
+  return Object.assign(shot, { dir });
 }

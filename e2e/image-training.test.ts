@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comfyUiStandin } from "../apps/server/test/comfyui-standin.ts";
 import { type TrainingStandin, trainingStandin } from "../apps/server/test/training-standin.ts";
@@ -12,6 +10,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 
@@ -23,13 +22,8 @@ import {
  * cannot take shows §8's training error.
  */
 const member = { email: "tess.training@example.com", name: "Tess Training" };
-const shots = "/tmp/shots-image-training";
-mkdirSync(shots, { recursive: true });
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("image-training", { settleMs: 250 });
 
 describe("image training", () => {
   let server: HearthServer;

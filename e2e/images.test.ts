@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comfyUiStandin } from "../apps/server/test/comfyui-standin.ts";
@@ -19,6 +17,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 
@@ -29,13 +28,8 @@ import {
  * dismissible error, and a free member gets the True Supporter modal.
  */
 const subscriber = { email: "ivy.images@example.com", name: "Ivy Images" };
-const shots = "/tmp/shots-images";
-mkdirSync(shots, { recursive: true });
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("images", { settleMs: 250 });
 
 const pictures = (page: Page) => page.locator("[data-message-image]");
 

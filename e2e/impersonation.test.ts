@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { AuditLogPage, Character, ConversationCreated, Me } from "@hearth/contract";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkA11y } from "./a11y.ts";
 import {
@@ -10,6 +8,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
   uniqueUsername,
 } from "./harness.ts";
@@ -20,9 +19,7 @@ import {
  * refused with the server's words, stops, and is back as themselves on /admin/users.
  */
 
-const shots = "/tmp/shots-impersonation";
-mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
+const shot = screenshots("impersonation");
 
 const PASSWORD = "correct horse battery";
 const ADMIN = { email: "ops@example.com", password: PASSWORD, name: "Ops", username: uniqueUsername("ops") };

@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import type { Lorebook } from "@hearth/contract";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCharacter, openChat, openChatMenu, signUp } from "./chat-tools-helpers.ts";
-import { type HearthServer, launchBrowser, newPage, startServer } from "./harness.ts";
+import { type HearthServer, launchBrowser, newPage, screenshots, startServer } from "./harness.ts";
 
 /**
  * Lorebook files in Chromium (issue 14 item 5), beside lorebooks.test.ts: a file that holds no
@@ -13,13 +12,7 @@ import { type HearthServer, launchBrowser, newPage, startServer } from "./harnes
  * bot's editor; and no Lorebooks in a guest's chat menu.
  */
 
-const shots = "/tmp/shots-lorebooks";
-mkdirSync(shots, { recursive: true });
-
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("lorebooks", { settleMs: 250 });
 
 const entryTitles = (scope: Locator) =>
   scope

@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import type { Character, ConversationLorebooks } from "@hearth/contract";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversationIdOf, createCharacter, openChat, openChatMenu, signUp } from "./chat-tools-helpers.ts";
-import { type HearthServer, launchBrowser, newPage, startServer } from "./harness.ts";
+import { type HearthServer, launchBrowser, newPage, screenshots, startServer } from "./harness.ts";
 
 /**
  * Lorebooks (issue 14 item 5) in Chromium: a character's book written in the Chatbot Editor and
@@ -12,13 +11,7 @@ import { type HearthServer, launchBrowser, newPage, startServer } from "./harnes
  * on /lorebooks, exported again, and attached to a chat from the chat menu.
  */
 
-const shots = "/tmp/shots-lorebooks";
-mkdirSync(shots, { recursive: true });
-
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("lorebooks", { settleMs: 250 });
 
 /** A small world-info file as SillyTavern writes it ({ entries: { uid: entry } }). */
 const worldInfo = {

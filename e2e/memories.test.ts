@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { MemoryList } from "@hearth/contract";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +17,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
@@ -30,14 +29,9 @@ import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
  */
 
 const subscriber = { email: "mae.memory@example.com", name: "Mae Memory" };
-const shots = "/tmp/shots-memories";
-mkdirSync(shots, { recursive: true });
 
 /** A screenshot under /tmp/shots-memories once the dialog's entrance has settled. */
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("memories", { settleMs: 250 });
 
 /** The accessible name of the focused element (aria-label first, then its text). */
 const focusedName = (page: Page) =>

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PlanList, Subscription } from "@hearth/contract";
 import type { APIRequestContext, Browser, Locator, Page } from "playwright-core";
@@ -10,6 +10,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
   uniqueUsername,
 } from "./harness.ts";
@@ -22,9 +23,7 @@ import {
  * open pages (comparison, older layout, crypto) are visited signed out.
  */
 
-const shots = "/tmp/shots-subscribe-portal";
-mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
+const shot = screenshots("subscribe-portal");
 
 const PASSWORD = "correct horse battery";
 const ADMIN = { email: "billing-ops@example.com", password: PASSWORD, name: "Ops" };

@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Conversation } from "@hearth/contract";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkA11y } from "./a11y.ts";
 import {
@@ -21,6 +19,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 
@@ -33,13 +32,8 @@ import {
  */
 
 const subscriber = { email: "vera.voice@example.com", name: "Vera Voice" };
-const shots = "/tmp/shots-voice";
-mkdirSync(shots, { recursive: true });
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("voice", { settleMs: 250 });
 
 /** A SpeechRecognition stand-in: start() says it records; stop() hands a final result, then ends. */
 const STUB_RECOGNITION = () => {

@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Character, ConversationCreated, QueueState } from "@hearth/contract";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +17,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  screenshots,
   startServer,
 } from "./harness.ts";
 import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
@@ -31,13 +30,8 @@ import { type StandInModel, startStandInModel } from "./stand-in-model.ts";
  */
 
 const taste = { email: "tess.taste@example.com", name: "Tess Taste" };
-const shots = "/tmp/shots-waiting-room";
-mkdirSync(shots, { recursive: true });
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshots("waiting-room", { settleMs: 250 });
 
 async function queueOf(context: BrowserContext, character: Character, conversationId: string) {
   const response = await context.request.get(
