@@ -12,9 +12,8 @@ interface PendingJob {
 
 interface Lane {
   waiting: PendingJob[];
-  activeIds: Set<string>;
-  /** The running jobs' settled promises, so `close` can wait for them. */
-  running: Set<Promise<void>>;
+  /** The running jobs by id, each with its settled promise, so `close` can wait for them. */
+  running: Map<string, Promise<void>>;
   handler?: JobHandler<unknown>;
   concurrency: number;
   paused?: boolean;
@@ -36,7 +35,7 @@ export class MemoryJobQueue implements JobQueue {
   private lane(name: string): Lane {
     let lane = this.lanes.get(name);
     if (!lane) {
-      lane = { waiting: [], activeIds: new Set(), running: new Set(), concurrency: 1 };
+      lane = { waiting: [], running: new Map(), concurrency: 1 };
       this.lanes.set(name, lane);
     }
     return lane;
@@ -45,7 +44,7 @@ export class MemoryJobQueue implements JobQueue {
   async enqueue<T>(name: string, data: T, opts: JobOptions = {}): Promise<string> {
     const lane = this.lane(name);
     const id = opts.jobId ?? randomUUID();
-    if (lane.activeIds.has(id) || lane.waiting.some((j) => j.id === id)) return id;
+    if (lane.running.has(id) || lane.waiting.some((j) => j.id === id)) return id;
     const attempts = Math.max(1, opts.attempts ?? 1);
     lane.waiting.push({
       id,
@@ -76,24 +75,25 @@ export class MemoryJobQueue implements JobQueue {
       !this.closed &&
       !lane.paused &&
       lane.handler &&
-      lane.activeIds.size < lane.concurrency &&
+      lane.running.size < lane.concurrency &&
       lane.waiting.length > 0
     ) {
       const job = lane.waiting.shift() as PendingJob;
-      lane.activeIds.add(job.id);
       job.attempt += 1;
       job.attemptsLeft -= 1;
+      // Running from before the handler starts: an enqueue of the same id meanwhile is not added.
+      let settled!: () => void;
+      lane.running.set(job.id, new Promise<void>((resolve) => (settled = resolve)));
       const handler = lane.handler;
-      const run: Promise<void> = handler(job.data, { id: job.id, attempt: job.attempt })
+      void handler(job.data, { id: job.id, attempt: job.attempt })
         .catch(() => {
           if (job.attemptsLeft > 0 && !this.closed) lane.waiting.unshift(job);
         })
         .finally(() => {
-          lane.activeIds.delete(job.id);
-          lane.running.delete(run);
+          lane.running.delete(job.id);
+          settled();
           this.pump(lane);
         });
-      lane.running.add(run);
     }
   }
 
@@ -102,7 +102,7 @@ export class MemoryJobQueue implements JobQueue {
   /** Takes no more jobs, then waits (at most `closeWaitMs`) for the running ones to settle. */
   async close(): Promise<void> {
     this.closed = true;
-    const running = [...this.lanes.values()].flatMap((lane) => [...lane.running]);
+    const running = [...this.lanes.values()].flatMap((lane) => [...lane.running.values()]);
     if (running.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((resolve) => {

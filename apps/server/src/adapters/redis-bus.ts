@@ -131,20 +131,22 @@ export class RedisEventBus implements EventBus {
     this.listening.catch(() => {});
   }
 
-  private key = (stream: string) =>
-    this.cluster ? `${this.prefix}:bus:${slotTag(stream)}:${stream}` : `${this.prefix}:bus:${stream}`;
+  /** The stream's slot group on a cluster (`slotTag`), none on a single server. */
+  private slotOf = (stream: string) => (this.cluster ? slotTag(stream) : "");
+  private key = (stream: string, slot = this.slotOf(stream)) =>
+    slot ? `${this.prefix}:bus:${slot}:${stream}` : `${this.prefix}:bus:${stream}`;
   private readersKey = (key: string) => `${key}:readers`;
   private channelPrefix = () => `${this.prefix}:bus-to:`;
   private noticesChannel = () => `${this.prefix}:bus-notices`;
   private noticeKey = (name: string) => `${this.prefix}:notice:${name}`;
 
   append<T>(stream: string, data: T, options?: { hold?: boolean }): Promise<string> {
-    const key = this.key(stream);
+    const slot = this.slotOf(stream);
+    const key = this.key(stream, slot);
     // A held append of a stream not read here yet joins its reader set in its own script call.
     const join = options?.hold === true && !this.readers.has(key);
     const appended = new Promise<string>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.sendAppends());
-      const slot = this.cluster ? slotTag(stream) : "";
       this.pending.push({ key, slot, join, json: JSON.stringify(data), data, resolve, reject });
     });
     if (options?.hold) this.hold(key, appended);

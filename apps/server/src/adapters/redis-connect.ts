@@ -29,11 +29,10 @@ export function connectRedis(
   // would reorder the commands of one turn that the bus sends in order. Each command goes as it
   // is called; the bus batches its hot path (a turn's appends, one call per slot) itself.
   const { enableAutoPipelining: _perNode, enableOfflineQueue, lazyConnect, ...redisOptions } = options;
-  const seeds = url.split(",").map((one) => {
-    const parsed = new URL(one.trim());
-    return { host: parsed.hostname, port: Number(parsed.port || 6379) };
-  });
-  const first = new URL(url.split(",")[0]?.trim() ?? url);
+  const nodes = url.split(",").map((one) => new URL(one.trim()));
+  const seeds = nodes.map((node) => ({ host: node.hostname, port: Number(node.port || 6379) }));
+  // Credentials and TLS as the first node's URL gives them: every node of a cluster shares them.
+  const first = nodes[0] as URL;
   return new Cluster(seeds, {
     ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
     ...(lazyConnect !== undefined ? { lazyConnect } : {}),
