@@ -7,7 +7,7 @@ import { createHearth, type Hearth } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { updateUser } from "../src/features/accounts/queries.ts";
 import { createTestDatabase, type Driver } from "./databases.ts";
-import { redisKinds } from "./redis-cluster.ts";
+import { redisKinds, redisSettings } from "./redis-cluster.ts";
 
 export interface TestHearth extends Hearth {
   /** Signs up a fresh email account and answers its cookie header and id. */
@@ -45,7 +45,7 @@ export async function startTestHearth(opts: TestHearthOptions = {}): Promise<Tes
     // Every test's accounts come from one address; the allowance's own test sets a number.
     HEARTH_SIGNUPS_PER_DAY: "0",
     ...(opts.redis
-      ? await redisKinds[opts.redis === "cluster" ? "a Redis Cluster" : "a Redis server"]()
+      ? redisSettings(await redisKinds[opts.redis === "cluster" ? "a Redis Cluster" : "a Redis server"]())
       : {}),
     ...opts.env,
   });

@@ -4,7 +4,7 @@ import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { RedisTarget } from "../src/adapters/redis-connect.ts";
+import { type RedisTarget, redisTarget } from "../src/adapters/redis-connect.ts";
 import { TEST_REDIS_URL } from "./databases.ts";
 
 /**
@@ -117,12 +117,15 @@ export function testRedisCluster(): Promise<RedisTarget> {
   return started;
 }
 
-/** The settings that put an install on each kind of Redis: the machine's server, or this process's cluster. */
+/** Each kind of Redis an install may use: the machine's server, or this process's cluster. */
 export const redisKinds = {
-  "a Redis server": async (): Promise<Record<string, string>> => ({ REDIS_URL: TEST_REDIS_URL }),
-  "a Redis Cluster": async (): Promise<Record<string, string>> => ({
-    REDIS_URL: (await testRedisCluster()).url,
-    HEARTH_REDIS_CLUSTER: "true",
-  }),
+  "a Redis server": async (): Promise<RedisTarget> => redisTarget(TEST_REDIS_URL),
+  "a Redis Cluster": testRedisCluster,
 };
 export type RedisKind = keyof typeof redisKinds;
+
+/** The settings that put an install on that Redis. */
+export const redisSettings = (target: RedisTarget): Record<string, string> => ({
+  REDIS_URL: target.url,
+  ...(target.cluster ? { HEARTH_REDIS_CLUSTER: "true" } : {}),
+});

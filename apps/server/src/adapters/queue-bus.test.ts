@@ -2,21 +2,21 @@ import { randomBytes } from "node:crypto";
 import { type Cluster, Redis } from "ioredis";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TEST_REDIS_URL } from "../../test/databases.ts";
-import { testRedisCluster } from "../../test/redis-cluster.ts";
+import { type RedisKind, redisKinds, testRedisCluster } from "../../test/redis-cluster.ts";
 import type { BusEvent, EventBus } from "../ports/bus.ts";
 import type { JobQueue } from "../ports/queue.ts";
 import { BullJobQueue } from "./bullmq-queue.ts";
 import { MemoryEventBus } from "./memory-bus.ts";
 import { MemoryJobQueue } from "./memory-queue.ts";
 import { compareIds, RedisEventBus } from "./redis-bus.ts";
-import { connectRedis, type RedisTarget, redisTarget, slotTag } from "./redis-connect.ts";
+import { connectRedis, type RedisTarget, slotTag } from "./redis-connect.ts";
 
 const prefix = () => `hearth-test-${randomBytes(4).toString("hex")}`;
 /** A Redis Cluster of three nodes (HEARTH_REDIS_CLUSTER installs), started for this process. */
 const cluster = await testRedisCluster();
-const redisTargets: Record<string, RedisTarget> = {
-  "Redis server": redisTarget(TEST_REDIS_URL),
-  "Redis Cluster": cluster,
+const redisTargets: Record<RedisKind, RedisTarget> = {
+  "a Redis server": await redisKinds["a Redis server"](),
+  "a Redis Cluster": cluster,
 };
 const queues: Record<string, () => JobQueue> = {
   "in-process": () => new MemoryJobQueue(),
@@ -178,7 +178,7 @@ describe("MemoryJobQueue's close", () => {
 describe.each(Object.keys(redisTargets))("BullJobQueue across processes (%s)", (kind) => {
   it("a job enqueued while one process is paused (draining) goes to another process", async () => {
     const shared = prefix();
-    const target = redisTargets[kind] as RedisTarget;
+    const target = redisTargets[kind as RedisKind];
     const draining = new BullJobQueue(target, shared);
     const serving = new BullJobQueue(target, shared);
     open.push(draining, serving);
@@ -263,10 +263,10 @@ describe.each(Object.keys(buses))("EventBus (%s)", (kind) => {
   });
 });
 
-describe.each(Object.keys(redisTargets))("RedisEventBus across processes, on a %s", (kind) => {
+describe.each(Object.keys(redisTargets))("RedisEventBus across processes, on %s", (kind) => {
   const pair = () => {
     const shared = prefix();
-    const target = redisTargets[kind] as RedisTarget;
+    const target = redisTargets[kind as RedisKind];
     const here = new RedisEventBus(target, shared);
     const there = new RedisEventBus(target, shared);
     open.push(here, there);

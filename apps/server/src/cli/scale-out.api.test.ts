@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter, readSse, type SseMessage, tokensOf } from "../../test/chat.ts";
 import { createTestDatabase, TEST_POOL_MAX, type TestDatabase } from "../../test/databases.ts";
 import { TEST_MODEL_PATH } from "../../test/model.ts";
-import { type RedisKind, redisKinds } from "../../test/redis-cluster.ts";
+import { type RedisKind, redisKinds, redisSettings } from "../../test/redis-cluster.ts";
 import { repoRoot } from "../config.ts";
 
 /**
@@ -165,7 +165,7 @@ describe.each(Object.keys(redisKinds))("scale-out: api and worker processes on P
   let characterId: string;
 
   beforeAll(async () => {
-    Object.assign(env, await redisKinds[kind as RedisKind]());
+    Object.assign(env, redisSettings(await redisKinds[kind as RedisKind]()));
     database = await createTestDatabase("postgres");
     // The database is migrated already, so the three may start at once.
     [a, worker, c] = await Promise.all([start("api"), start("worker"), start("api")]);

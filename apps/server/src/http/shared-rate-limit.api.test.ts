@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { type RedisKind, redisKinds } from "../../test/redis-cluster.ts";
+import { type RedisKind, redisKinds, redisSettings } from "../../test/redis-cluster.ts";
 import { createHearth, type Hearth } from "../app.ts";
 import { loadConfig } from "../config.ts";
 
@@ -22,7 +22,7 @@ describe.each(Object.keys(redisKinds))("the API rate limit across processes (%s)
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: "silent",
       HEARTH_WEB_DIST: path.join(dataDir, "no-web"),
-      ...(await redisKinds[kind as RedisKind]()),
+      ...redisSettings(await redisKinds[kind as RedisKind]()),
       HEARTH_RATE_LIMIT: "3",
     });
     // Two Hearths on one Redis prefix stand for two processes of one install.
