@@ -7,6 +7,7 @@ export * from "../features/blocking/schema.ts";
 export * from "../features/characters/schema.ts";
 export * from "../features/chats/schema.ts";
 export * from "../features/image-training/schema.ts";
+export * from "../features/idempotency/schema.ts";
 export * from "../features/leaderboard/schema.ts";
 export * from "../features/lorebooks/schema.ts";
 export * from "../features/memories/schema.ts";
