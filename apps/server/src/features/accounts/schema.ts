@@ -66,10 +66,16 @@ export const users = pgTable(
     termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
     /** A partner-mode account: the partner that created it (`/external/signup`, token login). */
     partnerId: text("partner_id"),
+    /**
+     * Set only on an account Hearth itself owns (`deleted-creator`: the owner of kept bots of
+     * deleted creators), so finding it never depends on a username a member could have taken.
+     */
+    systemAccount: text("system_account"),
   },
   (t) => [
     uniqueIndex("users_email_key").on(t.email),
     uniqueIndex("users_username_key").on(t.username),
+    uniqueIndex("users_system_account_key").on(t.systemAccount),
     // Usernames are stored in their one canonical form (lowercase ASCII, accounts-billing-admin §5),
     // so the unique index above also makes `ALICE` and `alice` collide, whichever path writes them.
     check("users_username_canonical", sql`${t.username} ~ '^[a-z0-9_-]{3,20}$'`),
