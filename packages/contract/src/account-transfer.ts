@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { llmMode } from "./accounts.ts";
+import { nonNegativeInt32 } from "./integers.ts";
 
 /**
  * Whole-account export and import (issue 19 item 4): everything a member owns (the characters
@@ -23,10 +24,10 @@ export const accountManifest = z.object({
   hearth_version: z.string().max(100),
   exported_at: isoDate,
   counts: z.object({
-    characters: z.number().int().min(0),
-    conversations: z.number().int().min(0),
-    personas: z.number().int().min(0),
-    lorebooks: z.number().int().min(0).default(0),
+    characters: nonNegativeInt32(),
+    conversations: nonNegativeInt32(),
+    personas: nonNegativeInt32(),
+    lorebooks: nonNegativeInt32().default(0),
   }),
   /** Each character's card file (under characters/) and its id in the Hearth it came from. */
   characters: z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt32 } from "./integers.ts";
 import { accountStatus, permission, restriction, subscriberRole } from "./permissions.ts";
 
 /** Account limits (accounts-billing-admin §5, §9), imported by the server's checks and the web's forms. */
@@ -173,7 +174,7 @@ export const ADMIN_USER_PAGE_SIZE = 50;
 
 export const adminUserListQuery = z.object({
   q: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(ADMIN_USER_PAGE_SIZE),
+  limit: queryInt32(1, 100).default(ADMIN_USER_PAGE_SIZE),
   cursor: z.string().max(200).optional(),
 });
 

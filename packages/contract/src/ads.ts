@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt32 } from "./integers.ts";
 
 /** Ads in chat and product events (issue 17; chat-and-characters §6 display_ads, §7, §9). */
 
@@ -25,7 +26,7 @@ export type Ad = z.infer<typeof ad>;
 export const adSlotQuery = z.object({
   conversation_id: uuid,
   /** The slot follows this many messages of the chat (1-based count). */
-  after: z.coerce.number().int().min(1).max(1_000_000),
+  after: queryInt32(1, 1_000_000),
 });
 export const adSlot = z.object({ ad: ad.nullable() });
 export type AdSlot = z.infer<typeof adSlot>;
@@ -85,7 +86,7 @@ export const adminAdList = z.object({
 });
 export type AdminAdList = z.infer<typeof adminAdList>;
 
-export const adStatsQuery = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
+export const adStatsQuery = z.object({ days: queryInt32(1, 365).default(30) });
 export const adStats = z.object({ ad_id: z.string(), days: z.array(adDayStats) });
 export type AdStats = z.infer<typeof adStats>;
 

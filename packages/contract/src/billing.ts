@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32 } from "./integers.ts";
 
 /**
  * Billing (accounts-billing-admin §1 tiers, §3 Plan, §9 prices). Prices are decimal amounts in
@@ -126,6 +127,6 @@ export const subscriptionActionResult = z.object({
 export const grantSubscription = z.object({
   user_id: z.string().min(1).max(64),
   plan_id: planId,
-  months: z.number().int().min(1).max(36),
+  months: int32(1, 36),
 });
 export type GrantSubscription = z.infer<typeof grantSubscription>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt32 } from "./integers.ts";
 import { characterLimits as limits } from "./labels.ts";
 import { lorebookBody } from "./lorebooks.ts";
 import { promptCost } from "./prompt.ts";
@@ -163,7 +164,7 @@ export type CharacterPage = z.infer<typeof characterPage>;
 export const characterSort = z.enum(["popular", "new", "rating"]);
 export type CharacterSort = z.infer<typeof characterSort>;
 
-const pageLimit = z.coerce.number().int().min(1).max(CHARACTER_PAGE_MAX).default(CHARACTER_PAGE_SIZE);
+const pageLimit = queryInt32(1, CHARACTER_PAGE_MAX).default(CHARACTER_PAGE_SIZE);
 const pageCursor = z.string().max(400).optional();
 
 /** GET /api/characters: browse and search public bots. */
@@ -269,7 +270,7 @@ export const creatorQuery = z.object({ nsfw: z.stringbool().default(false) });
 /** GET /api/characters/tags: the most used tags of listed bots, for the browse page's chips. */
 export const characterTagsQuery = z.object({
   nsfw: z.stringbool().default(false),
-  limit: z.coerce.number().int().min(1).max(TAG_LIST_MAX).default(TAG_LIST_SIZE),
+  limit: queryInt32(1, TAG_LIST_MAX).default(TAG_LIST_SIZE),
 });
 export const characterTags = z.object({
   tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),

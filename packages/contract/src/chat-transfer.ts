@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { messageRole, messageState } from "./chats.ts";
 import { uuidParam } from "./endpoint.ts";
+import { int32, nonNegativeInt32 } from "./integers.ts";
 import { MEMORY_CONTENT_MAX } from "./memories.ts";
 
 /**
@@ -77,12 +78,12 @@ export const hearthChatMessage = z.object({
   role: messageRole,
   /** The alternatives (a user message has one); `alternatives[alternative_index]` is the message. */
   alternatives: z.array(z.string()).min(1),
-  alternative_index: z.number().int().min(0),
+  alternative_index: nonNegativeInt32(),
   state: messageState.default("complete"),
   created_at: isoDate.optional(),
   image_url: z.string().max(2000).nullable().optional(),
   image_prompt: z.string().max(20_000).nullable().optional(),
-  rating: z.number().int().min(1).max(4).nullable().optional(),
+  rating: int32(1, 4).nullable().optional(),
 });
 export type HearthChatMessage = z.infer<typeof hearthChatMessage>;
 
@@ -104,7 +105,7 @@ export const hearthChatFile = z.object({
         pinned: z.boolean().default(false),
         source: z.enum(["manual", "auto"]).default("manual"),
         /** The messages (their places in `messages`) an automatic memory was written from. */
-        message_indexes: z.array(z.number().int().min(0)).default([]),
+        message_indexes: z.array(nonNegativeInt32()).default([]),
         created_at: isoDate.optional(),
       }),
     )

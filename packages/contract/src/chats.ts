@@ -2,6 +2,7 @@ import { z } from "zod";
 import { characterCard } from "./characters.ts";
 import { uuidParam } from "./endpoint.ts";
 import { errorCode } from "./errors.ts";
+import { int32, nonNegativeInt32, queryInt32 } from "./integers.ts";
 import { promptTrim } from "./prompt.ts";
 
 export const TITLE_MAX = 50;
@@ -57,7 +58,7 @@ export type Conversation = z.infer<typeof conversation>;
 
 /** GET /api/conversations?limit=25&last_id=... */
 export const conversationListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(CHAT_PAGE_MAX).default(CONVERSATION_PAGE_SIZE),
+  limit: queryInt32(1, CHAT_PAGE_MAX).default(CONVERSATION_PAGE_SIZE),
   /** The last conversation of the previous page. */
   last_id: uuidParam.optional(),
 });
@@ -78,7 +79,7 @@ export type ConversationCreated = z.infer<typeof conversationCreated>;
 
 /** GET /api/conversations/{id}/messages?before=ID&limit=N: newest page first, each page oldest→newest. */
 export const messagePageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(CHAT_PAGE_MAX).default(MESSAGE_PAGE_SIZE),
+  limit: queryInt32(1, CHAT_PAGE_MAX).default(MESSAGE_PAGE_SIZE),
   /** The oldest message already shown: the page before it. */
   before: uuidParam.optional(),
 });
@@ -90,10 +91,10 @@ export type MessagePage = z.infer<typeof messagePage>;
 
 /** Generation settings of chat-and-characters §5; the server clamps to these ranges and the tier. */
 export const generationSettings = z.object({
-  max_new_tokens: z.number().int().min(180).max(300).optional(),
+  max_new_tokens: int32(180, 300).optional(),
   temperature: z.number().min(0).max(1.5).optional(),
   top_p: z.number().min(0.01).max(1).optional(),
-  top_k: z.number().int().min(1).max(100).optional(),
+  top_k: int32(1, 100).optional(),
 });
 export type GenerationSettings = z.infer<typeof generationSettings>;
 
@@ -158,7 +159,7 @@ export const conversationUpdate = z
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
 
-export const messageSelectAlternative = z.object({ alternative_index: z.number().int().min(0) });
+export const messageSelectAlternative = z.object({ alternative_index: nonNegativeInt32() });
 
 /** PUT/PATCH /api/messages/{id}: the new text (or image prompt) of a message. */
 export const messageEdit = z

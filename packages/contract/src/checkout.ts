@@ -1,6 +1,7 @@
 import postalCodes from "postal-codes-js";
 import { z } from "zod";
 import { planId } from "./billing.ts";
+import { int32 } from "./integers.ts";
 
 /**
  * Checkout (accounts-billing-admin §2.2 Checkout, §3 Checkout input and calculation result, §4
@@ -228,11 +229,11 @@ export const createCoupon = z
       .min(3)
       .max(32)
       .regex(/^[A-Z0-9_-]+$/, "Codes are letters, digits, _ and -."),
-    percent_off: z.number().int().min(1).max(100).nullish(),
+    percent_off: int32(1, 100).nullish(),
     amount_off: z.number().positive().max(10000).nullish(),
     duration: z.enum(["once", "forever"]).default("once"),
     plan_ids: z.array(planId).max(20).default([]),
-    max_redemptions: z.number().int().min(1).max(1_000_000).nullish(),
+    max_redemptions: int32(1, 1_000_000).nullish(),
     expires_at: z.iso.datetime().nullish(),
   })
   .refine((c) => (c.percent_off == null) !== (c.amount_off == null), {

@@ -17,6 +17,7 @@ export * from "./errors.ts";
 export * from "./guest.ts";
 export * from "./health.ts";
 export * from "./image-training.ts";
+export * from "./integers.ts";
 export * from "./labels.ts";
 export * from "./leaderboard.ts";
 export * from "./lorebooks.ts";

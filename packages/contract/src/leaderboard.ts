@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt32 } from "./integers.ts";
 
 // Shapes of the creators leaderboard (accounts-billing-admin §2.2, §3 "Leaderboard hit", §4, §9).
 
@@ -26,7 +27,7 @@ export const leaderboardQuery = z.object({
   type: leaderboardType.default("new_bots"),
   /** A month `YYYY-MM`; one that is not available (or absent) means the newest (§4). */
   date: z.string().max(20).optional(),
-  page: z.coerce.number().int().min(1).max(1000).default(1),
+  page: queryInt32(1, 1000).default(1),
 });
 
 export const leaderboardHit = z.object({

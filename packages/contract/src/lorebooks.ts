@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32 } from "./integers.ts";
 
 /**
  * Lorebooks (world info): entries whose text enters the prompt when their keys appear in the
@@ -31,7 +32,6 @@ export const loreLogic = z.enum(["and_any", "not_all", "not_any", "and_all"]);
 export type LoreLogic = z.infer<typeof loreLogic>;
 
 const key = z.string().trim().min(1).max(LORE_KEY_MAX);
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const loreEntry = z.object({
   /** Stable within its book; the editor and the test box name entries by it. */
@@ -51,20 +51,20 @@ export const loreEntry = z.object({
   /** Always in the prompt, keys or not. */
   constant: z.boolean().default(false),
   /** Lower comes first in the prompt. */
-  insertion_order: int(-100_000, 100_000).default(100),
+  insertion_order: int32(-100_000, 100_000).default(100),
   /** When the budget runs out, lower priority is dropped first. */
-  priority: int(-100_000, 100_000).default(100),
+  priority: int32(-100_000, 100_000).default(100),
   position: lorePosition.default("after_char"),
   /** For `at_depth`: how many messages from the newest the text goes. */
-  depth: int(0, 1000).default(4),
+  depth: int32(0, 1000).default(4),
   case_sensitive: z.boolean().default(false),
   whole_words: z.boolean().default(false),
   /** Every key is a regular expression (`/pattern/flags` or a bare pattern). */
   use_regex: z.boolean().default(false),
   /** 0–100: the chance a matched entry is used. */
-  probability: int(0, 100).default(100),
+  probability: int32(0, 100).default(100),
   /** This entry's own scan depth, over the book's. */
-  scan_depth: int(0, 1000).nullable().default(null),
+  scan_depth: int32(0, 1000).nullable().default(null),
   /** Not activated by text other entries brought in. */
   exclude_recursion: z.boolean().default(false),
   /** Its text does not activate other entries. */
@@ -79,9 +79,9 @@ export const lorebookBody = z
     name: z.string().trim().max(100).default(""),
     description: z.string().trim().max(2000).default(""),
     /** How many of the newest messages are scanned for keys. */
-    scan_depth: int(0, 1000).default(4),
+    scan_depth: int32(0, 1000).default(4),
     /** Tokens the book's entries may take together. */
-    token_budget: int(0, 32_768).default(512),
+    token_budget: int32(0, 32_768).default(512),
     recursive_scanning: z.boolean().default(false),
     entries: z.array(loreEntry).max(LORE_ENTRIES_MAX, `At most ${LORE_ENTRIES_MAX} entries`).default([]),
   })

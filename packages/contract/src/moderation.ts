@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { moderationStatus, visibility } from "./characters.ts";
+import { queryInt32 } from "./integers.ts";
 
 /**
  * Moderation (accounts-billing-admin §2.2, §3, §5, §7; chat-and-characters §3, §4): the admin
@@ -138,7 +139,7 @@ export const REVIEW_PAGE_SIZE = 25;
 export const adminReviewQuery = z.object({
   status: reviewStatus.default("open"),
   kind: reviewKind.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(REVIEW_PAGE_SIZE),
+  limit: queryInt32(1, 100).default(REVIEW_PAGE_SIZE),
   cursor: z.string().max(200).optional(),
 });
 export type AdminReviewQuery = z.input<typeof adminReviewQuery>;
@@ -211,7 +212,7 @@ export type AuditEntry = z.infer<typeof auditEntry>;
 export const AUDIT_PAGE_SIZE = 50;
 export const auditLogQuery = z.object({
   target_id: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(AUDIT_PAGE_SIZE),
+  limit: queryInt32(1, 200).default(AUDIT_PAGE_SIZE),
   cursor: z.string().max(200).optional(),
 });
 export const auditLogPage = z.object({ entries: z.array(auditEntry), next_cursor: z.string().nullable() });

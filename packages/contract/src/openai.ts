@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32, safeInt } from "./integers.ts";
 
 /**
  * Hearth's own OpenAI-compatible API (/v1), so other tools can use its models. Only the fields
@@ -16,13 +17,14 @@ const stop = z.union([z.string(), z.array(z.string()).max(8)]).optional();
 const samplingFields = {
   model: z.string().optional(),
   stream: z.boolean().optional(),
-  max_tokens: z.number().int().min(1).max(32768).optional(),
-  max_completion_tokens: z.number().int().min(1).max(32768).optional(),
+  max_tokens: int32(1, 32768).optional(),
+  max_completion_tokens: int32(1, 32768).optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().gt(0).max(1).optional(),
-  top_k: z.number().int().min(1).max(1000).optional(),
+  top_k: int32(1, 1000).optional(),
   repeat_penalty: z.number().min(0.5).max(2).optional(),
-  seed: z.number().int().optional(),
+  /** Handed to the model server only, never stored. */
+  seed: safeInt().optional(),
   stop,
 };
 

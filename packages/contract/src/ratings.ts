@@ -2,6 +2,7 @@ import { z } from "zod";
 import { adClickEvent, adViewEvent, chatUiEvent } from "./ads.ts";
 import { MAX_TAGS } from "./characters.ts";
 import { uuidParam } from "./endpoint.ts";
+import { int32, nonNegativeInt32 } from "./integers.ts";
 import { characterLimits as limits } from "./labels.ts";
 
 // Shapes of the ratings feature (issue 11): message ratings, the chatbot rating, tag suggestions
@@ -44,7 +45,7 @@ export const EXPECTED_RESPONSE_MAX = 1000;
 
 /** PUT /api/messages/{id}/rating: set once; a second rating is refused (409). */
 export const messageRatingCreate = z.object({
-  rating: z.number().int().min(1).max(4),
+  rating: int32(1, 4),
   /** One of the level's reason chips for the message's kind. */
   reason: z.string().trim().min(1).max(60).optional(),
   /** For a negative level: what the user expected instead. */
@@ -138,7 +139,7 @@ export const characterRatingEvent = z.object({
   character_id: uuidParam,
   rating: characterRatingValue,
   /** Messages in the chat the rating was given from. */
-  conversation_length: z.number().int().min(0).max(10_000_000).default(0),
+  conversation_length: nonNegativeInt32(10_000_000).default(0),
 });
 export const characterSuggestTagsEvent = z.object({
   event_name: z.literal("characterSuggestTags"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32 } from "./integers.ts";
 
 /**
  * Voice (issue 16; chat-and-characters §2, §3 Voice, §4 Voice button, §6 TTS): the voices the
@@ -89,7 +90,7 @@ export type AudioEvent = z.infer<typeof audioEvent>;
 
 /** Rate voice quality (message menu): 1-4, Terrible, Bad, Great, Fantastic, as message ratings. */
 export const voiceQualityRating = z.object({
-  rating: z.number().int().min(1).max(4),
+  rating: int32(1, 4),
   /** The voice that was heard; the conversation's (or the default) when left out. */
   voice_id: voiceId.optional(),
 });
