@@ -24,6 +24,8 @@ export const errorCode = z.enum([
   "limitReached",
   "restricted",
   "messageTooLong",
+  /** An imported chat holds more messages than one import takes (413). */
+  "tooManyMessages",
   /** Sign-in refused for a while after repeated failures (with Retry-After). */
   "tooManyAttempts",
   /** A change refused because an administrator is viewing the site as this user (read-only). */
@@ -32,6 +34,8 @@ export const errorCode = z.enum([
   "paymentFailed",
   /** The waiting room is on and this member has no access yet (429, with Retry-After). */
   "waitingRoom",
+  /** The request named a host this server does not answer to (421): DNS rebinding is refused. */
+  "unknownHost",
 ]);
 export type ErrorCode = z.infer<typeof errorCode>;
 

@@ -1,30 +1,85 @@
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "./errors.ts";
 
-/** Reads the one file of a multipart request (field `file`), refusing it past `maxBytes`. */
-export async function readUpload(
-  req: FastifyRequest,
-  maxBytes: number,
-): Promise<{ data: Buffer; filename: string }> {
+/** Room for the multipart framing (boundaries, part headers) around the one file. */
+const FRAMING_BYTES = 64 * 1024;
+
+/** One uploaded file, read as it arrives: `chunks` yields its bytes and fails past the limit. */
+export interface UploadStream {
+  filename: string;
+  chunks: AsyncGenerator<Buffer, void, undefined>;
+  /** Stops reading (the rest of the body is discarded); a no-op once the file is read. */
+  close(): void;
+}
+
+/**
+ * Opens the one file of a multipart request (field `file`) as a stream of its chunks. The size
+ * limit is kept while reading: the chunk that passes `maxBytes` fails with 413, and so does a
+ * body whose Content-Length already says it is too large, before any of it is read. Whenever
+ * reading stops before the file's end (the limit, or the caller stopping early), the rest of the
+ * body is discarded as it arrives, never buffered, so the answer goes out at once and the
+ * connection stays usable.
+ */
+export async function openUpload(req: FastifyRequest, maxBytes: number): Promise<UploadStream> {
   const hint = "Send the file as multipart/form-data in a field named file.";
   if (!req.isMultipart()) throw new HttpError(415, "unsupportedMediaType", hint);
+  const declared = Number(req.headers["content-length"]);
+  if (declared > maxBytes + FRAMING_BYTES) {
+    discardRest(req);
+    throw tooLarge(maxBytes);
+  }
   let part: Awaited<ReturnType<FastifyRequest["file"]>>;
   try {
     part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11 } });
   } catch (error) {
+    discardRest(req);
     throw uploadError(error, maxBytes);
   }
-  if (part?.fieldname !== "file") throw new HttpError(400, "invalidRequest", `No file was sent. ${hint}`);
-  let data: Buffer;
-  try {
-    data = await part.toBuffer();
-  } catch (error) {
-    throw uploadError(error, maxBytes);
+  if (part?.fieldname !== "file") {
+    discardRest(req);
+    throw new HttpError(400, "invalidRequest", `No file was sent. ${hint}`);
   }
-  // The size limit does not always throw: the file may arrive cut at the limit, marked
-  // truncated. It is too large, never "damaged".
-  if (part.file.truncated || data.length > maxBytes) throw tooLarge(maxBytes);
-  return { data, filename: part.filename };
+  const file = part.file;
+  // busboy stops passing bytes on at the limit and says so with "limit": that is the moment to answer.
+  file.once("limit", () => file.destroy(tooLarge(maxBytes)));
+  const close = () => {
+    if (file.readableEnded) return;
+    file.destroy();
+    discardRest(req);
+  };
+  async function* chunks(): AsyncGenerator<Buffer, void, undefined> {
+    try {
+      for await (const chunk of file) yield chunk as Buffer;
+      if (file.truncated) throw tooLarge(maxBytes);
+    } catch (error) {
+      throw error instanceof HttpError ? error : uploadError(error, maxBytes);
+    } finally {
+      close();
+    }
+  }
+  return { filename: part.filename, chunks: chunks(), close };
+}
+
+/** Reads the one file of a multipart request (field `file`) whole, refusing it past `maxBytes`. */
+export async function readUpload(
+  req: FastifyRequest,
+  maxBytes: number,
+): Promise<{ data: Buffer; filename: string }> {
+  const upload = await openUpload(req, maxBytes);
+  const parts: Buffer[] = [];
+  for await (const chunk of upload.chunks) parts.push(chunk);
+  return { data: Buffer.concat(parts), filename: upload.filename };
+}
+
+/**
+ * Lets the rest of a refused body flow into nothing: the multipart parser is detached (it would
+ * otherwise search every further byte for a boundary) and the request resumed without a reader.
+ */
+function discardRest(req: FastifyRequest): void {
+  const raw = req.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.unpipe();
+  raw.resume();
 }
 
 const tooLarge = (maxBytes: number) =>

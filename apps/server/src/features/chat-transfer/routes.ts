@@ -2,7 +2,7 @@ import multipart from "@fastify/multipart";
 import { CHAT_IMPORT_MAX_BYTES, chatTransferEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
-import { readUpload } from "../../http/upload.ts";
+import { openUpload } from "../../http/upload.ts";
 import { type Auth, getViewer, requireViewer } from "../accounts/index.ts";
 import { assertCanImportChats } from "./policy.ts";
 import { type ChatTransferDeps, ChatTransferService, contentDisposition } from "./service.ts";
@@ -12,8 +12,8 @@ const IMPORT_BODY_LIMIT = CHAT_IMPORT_MAX_BYTES + 64 * 1024;
 
 /**
  * Chat import and export (`chatTransferEndpoints`). The import's viewer is checked before its
- * body is read; the file is read whole (at most CHAT_IMPORT_MAX_BYTES) and stored in one
- * transaction.
+ * body is read; the file is read as it arrives (at most CHAT_IMPORT_MAX_BYTES, a SillyTavern
+ * chat refused at its first message past the limit) and stored in one transaction.
  */
 export async function chatTransferRoutes(app: FastifyInstance, deps: ChatTransferDeps & { auth: Auth }) {
   const service = new ChatTransferService(deps);
@@ -29,12 +29,17 @@ export async function chatTransferRoutes(app: FastifyInstance, deps: ChatTransfe
 
   route(app, chatTransferEndpoints.import, async ({ req, query }) => {
     const viewer = assertCanImportChats(await getViewer(deps.auth, req));
-    const upload = await readUpload(req, CHAT_IMPORT_MAX_BYTES);
-    return service.importChat(viewer, {
-      characterId: query.character_id,
-      userPersonaId: query.user_persona_id ?? null,
-      data: upload.data,
-    });
+    const upload = await openUpload(req, CHAT_IMPORT_MAX_BYTES);
+    try {
+      return await service.importChat(viewer, {
+        characterId: query.character_id,
+        userPersonaId: query.user_persona_id ?? null,
+        data: upload.chunks,
+      });
+    } finally {
+      // A refusal before the file was read (no such character) must not leave the body waiting.
+      upload.close();
+    }
   });
 
   route(app, chatTransferEndpoints.export, async ({ req, reply, params, query }) => {

@@ -9,9 +9,10 @@ import type { AuditWriter, Viewer } from "../accounts/index.ts";
 import { chattable } from "../chats/index.ts";
 import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
 import { isHearthChat, readHearthChat, writeHearthChat } from "./formats/hearth.ts";
+import { CHAT_LINE_MAX_CHARS, LineSplitter } from "./formats/lines.ts";
 import { mapNames } from "./formats/names.ts";
 import { writeMarkdown, writePrintablePage } from "./formats/readable.ts";
-import { readSillyTavernChat, writeSillyTavernChat } from "./formats/sillytavern.ts";
+import { readSillyTavernChat, SillyTavernReader, writeSillyTavernChat } from "./formats/sillytavern.ts";
 import type { ExportedChat, ImportedChat } from "./formats/types.ts";
 import { assertCanExportChat, notAChatFile } from "./policy.ts";
 import {
@@ -43,6 +44,68 @@ export function readChatFile(data: Buffer): ImportedChat {
   return readSillyTavernChat(source);
 }
 
+/**
+ * Reads a chat file as it arrives. When its first line is a JSON object of its own (and not
+ * Hearth's file), it is SillyTavern's JSONL, read line by line and refused at the first message
+ * past the limit without reading on. Anything else is one JSON document (Hearth's chat file),
+ * read whole within the upload's byte limit.
+ */
+export async function readChatStream(chunks: AsyncIterable<Buffer>): Promise<ImportedChat> {
+  const it = chunks[Symbol.asyncIterator]();
+  try {
+    const held: Buffer[] = [];
+    let size = 0;
+    let first: { line: string } | "none" | null = null;
+    while (first === null) {
+      const next = await it.next();
+      if (next.done) break;
+      held.push(next.value);
+      size += next.value.length;
+      // The head is decoded again only when a line may have ended (or it grew too long).
+      if (held.length === 1 || next.value.includes(10) || size > CHAT_LINE_MAX_CHARS) first = firstLine(held);
+    }
+    if (first === null || first === "none" || !startsLines(first.line)) {
+      for (let next = await it.next(); !next.done; next = await it.next()) held.push(next.value);
+      return readChatFile(Buffer.concat(held));
+    }
+    const splitter = new LineSplitter();
+    const reader = new SillyTavernReader();
+    let number = 0;
+    const feed = (lines: string[]) => {
+      for (const line of lines) reader.line(line, ++number);
+    };
+    for (const chunk of held) feed(splitter.push(chunk));
+    for (let next = await it.next(); !next.done; next = await it.next()) feed(splitter.push(next.value));
+    feed(splitter.end());
+    return reader.finish();
+  } finally {
+    await it.return?.();
+  }
+}
+
+/**
+ * The file's first non-blank line once it is complete; null while it may still grow; "none"
+ * when the start is not a chat's or the first line is too long for a line of JSONL.
+ */
+function firstLine(held: Buffer[]): { line: string } | "none" | null {
+  const head = (held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held)).toString("utf8");
+  const text = head.replace(/^\uFEFF/, "").trimStart();
+  if (text && !text.startsWith("{")) throw notAChatFile();
+  const end = text.indexOf("\n");
+  if (end >= 0) return { line: text.slice(0, end) };
+  return head.length > CHAT_LINE_MAX_CHARS ? "none" : null;
+}
+
+/** Whether a first line is a JSONL file's: a JSON object on its own that is not Hearth's whole file. */
+function startsLines(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) && !isHearthChat(value);
+  } catch {
+    return false;
+  }
+}
+
 export class ChatTransferService {
   constructor(private deps: ChatTransferDeps) {}
 
@@ -53,13 +116,13 @@ export class ChatTransferService {
    */
   async importChat(
     viewer: Viewer,
-    input: { characterId: string; userPersonaId: string | null; data: Buffer },
+    input: { characterId: string; userPersonaId: string | null; data: Buffer | AsyncIterable<Buffer> },
   ): Promise<ChatImportReport> {
     const { db } = this.deps;
     const character = await chattable(db, viewer, input.characterId, this.deps.edition);
     if (input.userPersonaId && !(await findPersona(db, viewer.id, input.userPersonaId)))
       throw personaNotFound();
-    const chat = readChatFile(input.data);
+    const chat = Buffer.isBuffer(input.data) ? readChatFile(input.data) : await readChatStream(input.data);
     let personaId = input.userPersonaId;
     if (!personaId && chat.personaId && (await findPersona(db, viewer.id, chat.personaId))) {
       personaId = chat.personaId;

@@ -1,4 +1,5 @@
 import { CHAT_IMPORT_ALTERNATIVES_MAX, CHAT_IMPORT_MESSAGES_MAX } from "@hearth/contract";
+import { HttpError } from "../../../http/errors.ts";
 import { unusableChatFile } from "../policy.ts";
 import { readDate } from "./dates.ts";
 import { clean, type ExportedChat, type ImportedChat, type ImportedMessage } from "./types.ts";
@@ -22,14 +23,29 @@ const OTHER_SPEAKERS_MAX = 20;
 
 const text = (value: unknown): string | null => (typeof value === "string" ? clean(value) : null);
 
+/** The answer when a chat holds more messages than one import takes. */
+export const tooManyMessages = () =>
+  new HttpError(
+    413,
+    "tooManyMessages",
+    `This chat has more than ${CHAT_IMPORT_MESSAGES_MAX.toLocaleString("en")} messages, the most one import takes.`,
+  );
+
 /** Reads a SillyTavern chat; a line that is not a JSON object is refused with its number. */
 export function readSillyTavernChat(source: string): ImportedChat {
-  const lines = source.split(/\r?\n/);
-  const dropped = new Set<string>();
-  const drop = (key: string) => {
-    if (dropped.size < DROPPED_KEYS_MAX) dropped.add(key);
-  };
-  const chat: ImportedChat = {
+  const reader = new SillyTavernReader();
+  for (const [i, line] of source.split(/\r?\n/).entries()) reader.line(line, i + 1);
+  return reader.finish();
+}
+
+/**
+ * Reads a SillyTavern chat one line at a time, as the file arrives: the message limit is checked
+ * at each line, so a chat over it is refused at the first message too many, not after reading
+ * the rest.
+ */
+export class SillyTavernReader {
+  private dropped = new Set<string>();
+  private chat: ImportedChat = {
     format: "sillytavern",
     title: null,
     personaId: null,
@@ -44,69 +60,84 @@ export function readSillyTavernChat(source: string): ImportedChat {
     skippedAlternatives: 0,
     droppedKeys: [],
   };
-  const speakers = new Set<string>();
-  let seenHeader = false;
-  let lastDate = new Date();
-  let firstDateSet = false;
-  for (const [i, line] of lines.entries()) {
-    if (!line.trim()) continue;
+  private speakers = new Set<string>();
+  private seenHeader = false;
+  private lastDate = new Date();
+  private firstDateSet = false;
+
+  private drop(key: string) {
+    if (this.dropped.size < DROPPED_KEYS_MAX) this.dropped.add(key);
+  }
+
+  /** One line of the file; `number` counts from 1, blank lines included. */
+  line(line: string, number: number): void {
+    if (!line.trim()) return;
+    const { chat } = this;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      throw unusableChatFile(`Line ${i + 1} is not valid JSON, so this is not a SillyTavern chat file.`);
+      throw unusableChatFile(`Line ${number} is not valid JSON, so this is not a SillyTavern chat file.`);
     }
     if (!isRecord(value)) {
-      throw unusableChatFile(`Line ${i + 1} is not a chat message, so this is not a SillyTavern chat file.`);
+      throw unusableChatFile(`Line ${number} is not a chat message, so this is not a SillyTavern chat file.`);
     }
-    if (!seenHeader) {
-      seenHeader = true;
+    if (!this.seenHeader) {
+      this.seenHeader = true;
       if (!("mes" in value)) {
-        chat.userName = text(value.user_name)?.trim() || null;
-        chat.characterName = text(value.character_name)?.trim() || null;
-        const created = readDate(value.create_date);
-        if (created) {
-          lastDate = created;
-          firstDateSet = true;
-        }
-        for (const key of Object.keys(value)) {
-          if (key === "chat_metadata" && isRecord(value.chat_metadata)) {
-            for (const inner of Object.keys(value.chat_metadata)) drop(`chat_metadata.${inner}`);
-          } else if (!KEPT_HEADER_KEYS.has(key)) drop(key);
-        }
-        continue;
+        this.readHeader(value);
+        return;
       }
     }
-    if (chat.messages.length >= CHAT_IMPORT_MESSAGES_MAX) {
-      throw unusableChatFile(`This chat has more than ${CHAT_IMPORT_MESSAGES_MAX} messages.`);
-    }
+    if (chat.messages.length >= CHAT_IMPORT_MESSAGES_MAX) throw tooManyMessages();
     for (const key of Object.keys(value)) {
       if (key === "extra" && isRecord(value.extra)) {
-        for (const inner of Object.keys(value.extra)) drop(`extra.${inner}`);
-      } else if (!KEPT_MESSAGE_KEYS.has(key)) drop(key);
+        for (const inner of Object.keys(value.extra)) this.drop(`extra.${inner}`);
+      } else if (!KEPT_MESSAGE_KEYS.has(key)) this.drop(key);
     }
     if (value.is_system === true) {
       chat.skippedSystem++;
-      continue;
+      return;
     }
     const date = readDate(value.send_date);
-    if (date) lastDate = date;
-    else if (!firstDateSet) lastDate = new Date();
-    firstDateSet = true;
-    const message = readMessage(value, lastDate, chat);
+    if (date) this.lastDate = date;
+    else if (!this.firstDateSet) this.lastDate = new Date();
+    this.firstDateSet = true;
+    const message = readMessage(value, this.lastDate, chat);
     if (message) {
       chat.messages.push(message);
       const speaker = text(value.name)?.trim();
-      if (message.role === "bot" && speaker) speakers.add(speaker);
+      if (message.role === "bot" && speaker) this.speakers.add(speaker);
     } else chat.skippedEmpty++;
   }
-  if (!seenHeader) throw unusableChatFile("This file is empty.");
-  chat.droppedKeys = [...dropped].sort();
-  const others = [...speakers].filter((name) => name !== chat.characterName);
-  // Without a header's name, the first bot speaker is the character.
-  if (!chat.characterName && others.length) chat.characterName = others.shift() as string;
-  chat.otherSpeakers = others.slice(0, OTHER_SPEAKERS_MAX);
-  return chat;
+
+  private readHeader(value: Record<string, unknown>) {
+    const { chat } = this;
+    chat.userName = text(value.user_name)?.trim() || null;
+    chat.characterName = text(value.character_name)?.trim() || null;
+    const created = readDate(value.create_date);
+    if (created) {
+      this.lastDate = created;
+      this.firstDateSet = true;
+    }
+    for (const key of Object.keys(value)) {
+      if (key === "chat_metadata" && isRecord(value.chat_metadata)) {
+        for (const inner of Object.keys(value.chat_metadata)) this.drop(`chat_metadata.${inner}`);
+      } else if (!KEPT_HEADER_KEYS.has(key)) this.drop(key);
+    }
+  }
+
+  /** The chat read, once every line is in. */
+  finish(): ImportedChat {
+    const { chat } = this;
+    if (!this.seenHeader) throw unusableChatFile("This file is empty.");
+    chat.droppedKeys = [...this.dropped].sort();
+    const others = [...this.speakers].filter((name) => name !== chat.characterName);
+    // Without a header's name, the first bot speaker is the character.
+    if (!chat.characterName && others.length) chat.characterName = others.shift() as string;
+    chat.otherSpeakers = others.slice(0, OTHER_SPEAKERS_MAX);
+    return chat;
+  }
 }
 
 function readMessage(
