@@ -36,6 +36,10 @@ export const errorCode = z.enum([
   "waitingRoom",
   /** The request named a host this server does not answer to (421): DNS rebinding is refused. */
   "unknownHost",
+  /** An Idempotency-Key already used for another request to this endpoint (422). */
+  "idempotencyKeyReused",
+  /** The first request with this Idempotency-Key is still running (409): retry shortly. */
+  "inProgress",
 ]);
 export type ErrorCode = z.infer<typeof errorCode>;
 
