@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { characters } from "../characters/schema.ts";
@@ -45,3 +46,40 @@ export async function deleteUserRow(tx: Db, userId: string): Promise<void> {
 
 /** Whether anyone but `userId` still administers this install. */
 export const otherAdmins = (adminIds: string[], userId: string) => adminIds.some((id) => id !== userId);
+
+/** The key of the account that owns the kept bots of deleted creators (users.system_account). */
+export const DELETED_CREATOR_ACCOUNT = "deleted-creator";
+export const DELETED_CREATOR_NAME = "Deleted user";
+
+/**
+ * The id of the deleted creators' account, created on first use. It is found by its system key,
+ * never by a name, and made with no username and an address derived from its fresh id, so no
+ * member's username or e-mail can stand in its way. Two first uses at once: the unique key lets
+ * one insert win and the other find it.
+ */
+export async function deletedCreatorAccount(tx: Db): Promise<string> {
+  const found = async () =>
+    (
+      await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.systemAccount, DELETED_CREATOR_ACCOUNT))
+        .limit(1)
+    )[0]?.id;
+  const existing = await found();
+  if (existing) return existing;
+  const id = randomUUID();
+  await tx
+    .insert(users)
+    .values({
+      id,
+      name: DELETED_CREATOR_NAME,
+      email: `system-${id}@hearth.invalid`,
+      username: null,
+      systemAccount: DELETED_CREATOR_ACCOUNT,
+    })
+    .onConflictDoNothing({ target: users.systemAccount });
+  const made = await found();
+  if (!made) throw new Error("the deleted creators' account could not be created");
+  return made;
+}

@@ -10,7 +10,7 @@ import { api, type Person, personAs, type Role, testImage } from "../characters/
 import { conversations } from "../chats/schema.ts";
 import { personas } from "../personas/schema.ts";
 import { characterRatings } from "../ratings/schema.ts";
-import { DELETED_USER_ACCOUNT } from "./deletion.ts";
+import { DELETED_CREATOR_ACCOUNT } from "./deletion-queries.ts";
 import { sessions, users } from "./schema.ts";
 
 /** DELETE /api/users (accounts-billing-admin §2.2, §7): everything owned goes, others' data stays, files too. */
@@ -118,7 +118,7 @@ describe.each(drivers)("account deletion on %s", (driver) => {
           const [owner] = await db()
             .select()
             .from(users)
-            .where(eq(users.username, DELETED_USER_ACCOUNT.username));
+            .where(eq(users.systemAccount, DELETED_CREATOR_ACCOUNT));
           expect(shared?.creatorUserId).toBe(owner?.id);
           expect(othersChat).toHaveLength(1);
           expect(await exists(fileKey(sharedBot.avatar_url))).toBe(true);
@@ -128,6 +128,52 @@ describe.each(drivers)("account deletion on %s", (driver) => {
               .from(favorites)
               .where(eq(favorites.userId, other.id ?? "")),
           ).toHaveLength(1);
+        }
+      });
+
+      it("deletes a creator while a member holds the username deleted_user, which stays theirs", async () => {
+        // A member who took the name before it was reserved (set directly: it can't be chosen now).
+        const holder = await personAs(h, "free");
+        await db()
+          .update(users)
+          .set({ username: "deleted_user" })
+          .where(eq(users.id, holder.id ?? ""));
+        const creators = [await personAs(h, "free"), await personAs(h, "free")];
+        const bots = [];
+        for (const creator of creators) {
+          const bot = await a.create(creator, { name: "Shared bot", visibility: "public" });
+          bots.push(bot);
+          const res = await a.delete("/api/users", creator);
+          expect(res.statusCode, res.body).toBe(204);
+        }
+
+        const [holderRow] = await db()
+          .select()
+          .from(users)
+          .where(eq(users.id, holder.id ?? ""));
+        expect(holderRow?.username).toBe("deleted_user");
+        expect(holderRow?.systemAccount).toBeNull();
+        expect((await a.get("/api/me", holder)).statusCode).toBe(200);
+        const owners = await db()
+          .select({ owner: characters.creatorUserId })
+          .from(characters)
+          .where(
+            inArray(
+              characters.id,
+              bots.map((b) => b.id),
+            ),
+          );
+        const placeholders = await db()
+          .select()
+          .from(users)
+          .where(eq(users.systemAccount, DELETED_CREATOR_ACCOUNT));
+        if (policy === "delete") {
+          expect(owners).toEqual([]);
+        } else {
+          // Both creators' bots went to the one placeholder, which no member owns.
+          expect(placeholders).toHaveLength(1);
+          expect(placeholders[0]?.id).not.toBe(holder.id);
+          expect(owners).toEqual([{ owner: placeholders[0]?.id }, { owner: placeholders[0]?.id }]);
         }
       });
 
@@ -185,7 +231,7 @@ describe.each(drivers)("account deletion on %s", (driver) => {
         ["basic", 204],
         ["premium", 204],
         ["limited", 204],
-        ["restricted", 403],
+        ["restricted", 204],
       ])("answers %s with %i", async (role, status) => {
         const who = await personAs(h, role);
         const res = await a.delete("/api/users", who);

@@ -3,29 +3,23 @@ import { deleteAvatarFiles } from "../../lib/avatars.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import { handCharactersTo } from "../characters/index.ts";
 import {
+  deletedCreatorAccount,
   deleteUserRow,
   lockForDeletion,
   otherAdmins,
   ownedBots,
   personaAvatarKeys,
 } from "./deletion-queries.ts";
-import { ensureSystemAccount } from "./lookups.ts";
 
 /**
  * Account deletion (accounts-billing-admin §2.2, §7 DELETE users): the account and everything it
  * owns go in one transaction; the avatar files after the commit (a failed file delete leaves an
  * orphan file, never a half-deleted account). Its shared bots are deleted with it, or with
- * HEARTH_DELETED_CREATOR_BOTS=keep handed to the "deleted user" account so others keep their chats.
+ * HEARTH_DELETED_CREATOR_BOTS=keep handed to the deleted creators' account (deletion-queries.ts)
+ * so others keep their chats.
  */
 
 export type DeletedBotsPolicy = "delete" | "keep";
-
-/** Owner of the bots of deleted accounts under the `keep` policy; nobody signs in to it. */
-export const DELETED_USER_ACCOUNT = {
-  username: "deleted_user",
-  email: "deleted-user@hearth.invalid",
-  name: "Deleted user",
-};
 
 export type DeletionResult = "deleted" | "gone" | "lastAdmin";
 
@@ -50,13 +44,10 @@ export async function deleteAccount(
     const bots = await ownedBots(tx, userId);
     const kept = deps.bots === "keep" ? bots.filter((b) => b.shared) : [];
     if (kept.length > 0) {
-      const owner = await ensureSystemAccount(tx, DELETED_USER_ACCOUNT);
-      if ("takenBy" in owner)
-        throw new Error(`the username ${DELETED_USER_ACCOUNT.username} belongs to a person`);
       await handCharactersTo(
         tx,
         kept.map((b) => b.id),
-        owner.viewer.id,
+        await deletedCreatorAccount(tx),
       );
     }
     const keptIds = new Set(kept.map((b) => b.id));
