@@ -1,3 +1,9 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "./errors.ts";
 
@@ -69,6 +75,39 @@ export async function readUpload(
   const parts: Buffer[] = [];
   for await (const chunk of upload.chunks) parts.push(chunk);
   return { data: Buffer.concat(parts), filename: upload.filename };
+}
+
+/** An upload saved to a temporary file; `remove` deletes it (and its folder). */
+export interface SpooledUpload {
+  path: string;
+  size: number;
+  remove(): Promise<void>;
+}
+
+/**
+ * Writes an upload to a private temporary folder as it arrives, for a file read by seeking (a
+ * zip's table of contents is at its end), so it is never held in memory whole. The limit is the
+ * stream's: past it the partial file is deleted and the 413 passed on.
+ */
+export async function spoolUpload(upload: UploadStream, dir = tmpdir()): Promise<SpooledUpload> {
+  const folder = await mkdtemp(path.join(dir, "hearth-upload-"));
+  const file = path.join(folder, "upload");
+  const remove = () => rm(folder, { recursive: true, force: true });
+  try {
+    let size = 0;
+    const counted = async function* () {
+      for await (const chunk of upload.chunks) {
+        size += chunk.length;
+        yield chunk;
+      }
+    };
+    await pipeline(Readable.from(counted()), createWriteStream(file, { mode: 0o600 }));
+    return { path: file, size, remove };
+  } catch (error) {
+    upload.close();
+    await remove();
+    throw error;
+  }
 }
 
 /**

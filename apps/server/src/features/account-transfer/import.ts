@@ -13,7 +13,7 @@ import { HttpError } from "../../http/errors.ts";
 import type { Viewer } from "../accounts/index.ts";
 import { importCard, parseCard } from "../characters/index.ts";
 import { type PersonaRow, PersonaService } from "../personas/index.ts";
-import { type ArchiveReader, badArchive, readArchive } from "./archive.ts";
+import { type ArchiveReader, type ArchiveSource, badArchive, readArchive } from "./archive.ts";
 import {
   alreadyImported,
   countLorebooks,
@@ -33,8 +33,8 @@ const reasonOf = (error: unknown): string => {
   throw error;
 };
 
-function readJson(reader: ArchiveReader, name: string): unknown {
-  const data = reader.read(name);
+async function readJson(reader: ArchiveReader, name: string): Promise<unknown> {
+  const data = await reader.read(name);
   if (!data) return undefined;
   try {
     return JSON.parse(data.toString("utf8").replace(/^\uFEFF/, ""));
@@ -43,8 +43,8 @@ function readJson(reader: ArchiveReader, name: string): unknown {
   }
 }
 
-function readManifest(reader: ArchiveReader): AccountManifest {
-  const raw = readJson(reader, "manifest.json");
+async function readManifest(reader: ArchiveReader): Promise<AccountManifest> {
+  const raw = await readJson(reader, "manifest.json");
   if (raw === undefined) throw badArchive("it has no manifest.json (download one with Download everything)");
   const isOurs =
     typeof raw === "object" && raw !== null && (raw as { format?: unknown }).format === HEARTH_ACCOUNT_FORMAT;
@@ -66,7 +66,7 @@ interface Ledger {
 
 async function ledgerFor(deps: AccountTransferDeps, viewer: Viewer, reader: ArchiveReader): Promise<Ledger> {
   const archive = createHash("sha256")
-    .update(reader.read("manifest.json") ?? Buffer.alloc(0))
+    .update((await reader.read("manifest.json")) ?? Buffer.alloc(0))
     .digest("hex");
   const earlier = await alreadyImported(deps.db, viewer.id, archive);
   return {
@@ -87,10 +87,10 @@ async function ledgerFor(deps: AccountTransferDeps, viewer: Viewer, reader: Arch
 export async function importAccount(
   deps: AccountTransferDeps,
   viewer: Viewer,
-  data: Buffer,
+  source: ArchiveSource,
 ): Promise<AccountImportReport> {
-  const reader = readArchive(data);
-  const manifest = readManifest(reader);
+  const reader = await readArchive(source);
+  const manifest = await readManifest(reader);
   const ledger = await ledgerFor(deps, viewer, reader);
   const skipped: Skip[] = [];
   const report: AccountImportReport = {
@@ -114,7 +114,7 @@ export async function importAccount(
       report.already_imported++;
       continue;
     }
-    const file = reader.read(entry.file);
+    const file = await reader.read(entry.file);
     if (!file) {
       skipped.push({ item: entry.file, reason: "The card file is missing from the archive." });
       continue;
@@ -144,7 +144,7 @@ export async function importAccount(
       report.already_imported++;
       continue;
     }
-    const file = reader.read(entry.file);
+    const file = await reader.read(entry.file);
     if (!file) {
       skipped.push({ item: entry.file, reason: "The conversation file is missing from the archive." });
       continue;
@@ -193,7 +193,7 @@ async function importPersonas(
   const names = reader.names().filter((n) => /^personas\/[^/]+\.json$/.test(n));
   let makeDefault: string | null = null;
   for (const name of names) {
-    const parsed = exportedPersona.safeParse(readJson(reader, name));
+    const parsed = exportedPersona.safeParse(await readJson(reader, name));
     if (!parsed.success) {
       report.skipped.push({ item: name, reason: "Not a persona file." });
       continue;
@@ -213,7 +213,7 @@ async function importPersonas(
       ids.set(p.id, row.id);
       report.personas++;
       if (p.is_default) makeDefault = row.id;
-      const avatar = p.avatar_file ? reader.read(p.avatar_file) : null;
+      const avatar = p.avatar_file ? await reader.read(p.avatar_file) : null;
       if (avatar) {
         await service.setAvatar(viewer.id, row.id, avatar).catch((error: unknown) => {
           report.skipped.push({ item: p.avatar_file ?? name, reason: reasonOf(error) });
@@ -237,7 +237,7 @@ async function importLorebooks(
   const ids = new Map<string, string>();
   let room = LOREBOOKS_PER_USER_MAX - (await countLorebooks(deps.db, viewer.id));
   for (const name of reader.names().filter((n) => /^lorebooks\/[^/]+\.json$/.test(n))) {
-    const parsed = lorebookCreate.safeParse(readJson(reader, name));
+    const parsed = lorebookCreate.safeParse(await readJson(reader, name));
     if (!parsed.success) {
       report.skipped.push({ item: name, reason: "Not a lorebook file." });
       continue;
@@ -288,7 +288,7 @@ async function importSettings(
   reader: ArchiveReader,
   report: AccountImportReport,
 ): Promise<void> {
-  const raw = readJson(reader, "settings.json");
+  const raw = await readJson(reader, "settings.json");
   if (raw === undefined) return;
   const parsed = exportedSettings.safeParse(raw);
   if (!parsed.success) {

@@ -2,7 +2,7 @@ import multipart from "@fastify/multipart";
 import { ACCOUNT_IMPORT_MAX_BYTES, accountTransferEndpoints } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
-import { readUpload } from "../../http/upload.ts";
+import { openUpload, spoolUpload } from "../../http/upload.ts";
 import { type Auth, getViewer } from "../accounts/index.ts";
 import { exportName } from "../chat-transfer/index.ts";
 import { assertCanTransferAccount } from "./policy.ts";
@@ -13,7 +13,8 @@ const IMPORT_BODY_LIMIT = ACCOUNT_IMPORT_MAX_BYTES + 64 * 1024;
 
 /**
  * GET /api/account/export and POST /api/account/import. Who may is settled in a preHandler,
- * before any input is read (policy.ts); the archive is read whole, at most 200 MB.
+ * before any input is read (policy.ts); the archive, at most 200 MB, is saved to a temporary
+ * file as it arrives and read from there.
  */
 export async function accountTransferRoutes(
   app: FastifyInstance,
@@ -45,7 +46,12 @@ export async function accountTransferRoutes(
 
   route(app, accountTransferEndpoints.import, async ({ req }) => {
     const viewer = assertCanTransferAccount(await getViewer(deps.auth, req));
-    const upload = await readUpload(req, ACCOUNT_IMPORT_MAX_BYTES);
-    return service.import(viewer, upload.data);
+    // Saved to a temporary file as it arrives (a zip is read from its end), refused at the limit.
+    const saved = await spoolUpload(await openUpload(req, ACCOUNT_IMPORT_MAX_BYTES));
+    try {
+      return await service.import(viewer, saved.path);
+    } finally {
+      await saved.remove();
+    }
   });
 }

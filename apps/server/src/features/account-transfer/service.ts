@@ -1,3 +1,4 @@
+import { open } from "node:fs/promises";
 import { PassThrough } from "node:stream";
 import type { AccountImportReport } from "@hearth/contract";
 import type { PersonaLimits } from "../../config.ts";
@@ -6,7 +7,7 @@ import type { FileStorage } from "../../ports/storage.ts";
 import type { Viewer } from "../accounts/index.ts";
 import type { CharacterService } from "../characters/index.ts";
 import type { ChatTransferService } from "../chat-transfer/index.ts";
-import { ArchiveWriter } from "./archive.ts";
+import { ArchiveWriter, fileSource } from "./archive.ts";
 import { exportAccount } from "./export.ts";
 import { importAccount } from "./import.ts";
 
@@ -40,7 +41,13 @@ export class AccountTransferService {
     return out;
   }
 
-  import(viewer: Viewer, data: Buffer): Promise<AccountImportReport> {
-    return importAccount(this.deps, viewer, data);
+  /** Imports an archive saved at `file` (read by seeking, never whole). */
+  async import(viewer: Viewer, file: string): Promise<AccountImportReport> {
+    const handle = await open(file, "r");
+    try {
+      return await importAccount(this.deps, viewer, fileSource(handle, (await handle.stat()).size));
+    } finally {
+      await handle.close();
+    }
   }
 }
