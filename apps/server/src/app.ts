@@ -28,6 +28,7 @@ import {
   authRoutes,
   createAuth,
   impersonationRoutes,
+  refuseRestrictedAccounts,
   refuseWritesWhileImpersonating,
 } from "./features/accounts/index.ts";
 import { installAds } from "./features/ads/index.ts";
@@ -210,6 +211,8 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   await app.register(cookie);
   // An administrator viewing as a user changes nothing: one hook, before every route's body is read.
   refuseWritesWhileImpersonating(app, auth);
+  // A restricted account reaches only its restriction page's data: one rule, before every route.
+  refuseRestrictedAccounts(app, auth);
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,

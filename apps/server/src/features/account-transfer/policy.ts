@@ -3,14 +3,15 @@ import { assertNotRestricted, type Viewer } from "../accounts/index.ts";
 
 /**
  * Who may export or import a whole account, the one check both routes make before any input is
- * read: a signed-in member (401 otherwise), not restricted (403 `restricted`, first, as
- * everywhere), not a guest (a guest's chats are temporary and they own nothing to move), and not
- * an administrator viewing the site as the member (403 `impersonating`: the view is read-only
- * for writes, and downloading someone's whole account is not "viewing" either).
+ * read: a signed-in member (401 otherwise), not a guest (a guest's chats are temporary and they
+ * own nothing to move), and not an administrator viewing the site as the member (403
+ * `impersonating`: the view is read-only for writes, and downloading someone's whole account is
+ * not "viewing" either). A restricted account may still download its own data (every account
+ * keeps that right) but imports nothing (403 `restricted`, first, as everywhere).
  */
-export function assertCanTransferAccount(viewer: Viewer | null): Viewer {
+export function assertCanTransferAccount(viewer: Viewer | null, direction: "export" | "import"): Viewer {
   if (!viewer) throw unauthorized();
-  assertNotRestricted(viewer);
+  if (direction === "import") assertNotRestricted(viewer);
   if (viewer.impersonatedBy) {
     throw new HttpError(
       403,

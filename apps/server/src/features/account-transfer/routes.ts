@@ -26,11 +26,11 @@ export async function accountTransferRoutes(
     if (opts.method === "POST") opts.bodyLimit = IMPORT_BODY_LIMIT;
   });
   app.addHook("preHandler", async (req) => {
-    assertCanTransferAccount(await getViewer(deps.auth, req));
+    assertCanTransferAccount(await getViewer(deps.auth, req), req.method === "GET" ? "export" : "import");
   });
 
   route(app, accountTransferEndpoints.export, async ({ req, reply }) => {
-    const viewer = assertCanTransferAccount(await getViewer(deps.auth, req));
+    const viewer = assertCanTransferAccount(await getViewer(deps.auth, req), "export");
     const body = service.export(viewer, (error) => req.log.error({ err: error }, "account export failed"));
     const name = `${exportName(`Hearth ${viewer.username ?? viewer.name}`, null, new Date())}.zip`;
     const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
@@ -45,7 +45,7 @@ export async function accountTransferRoutes(
   });
 
   route(app, accountTransferEndpoints.import, async ({ req }) => {
-    const viewer = assertCanTransferAccount(await getViewer(deps.auth, req));
+    const viewer = assertCanTransferAccount(await getViewer(deps.auth, req), "import");
     // Saved to a temporary file as it arrives (a zip is read from its end), refused at the limit.
     const saved = await spoolUpload(await openUpload(req, ACCOUNT_IMPORT_MAX_BYTES));
     try {

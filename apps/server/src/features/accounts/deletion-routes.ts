@@ -7,13 +7,12 @@ import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "./auth.ts";
 import { type AccountDeletionHook, deleteAccount } from "./deletion.ts";
-import { assertNotRestricted } from "./policy.ts";
 import { requireViewer } from "./viewer.ts";
 
 /**
- * DELETE /api/users: one's own account, a guest's too. Refused to a restricted account (like every
- * change: it sees /user-not-found and may only sign out; an operator removes it) and to the
- * install's last administrator, who would lock everyone out of administration.
+ * DELETE /api/users: one's own account, a guest's too, and a restricted account's (every account
+ * keeps the right to be deleted). Refused to the install's last administrator, who would lock
+ * everyone out of administration.
  */
 export async function deletionRoutes(
   app: FastifyInstance,
@@ -21,7 +20,6 @@ export async function deletionRoutes(
 ) {
   route(app, accountLifecycleEndpoints.deleteAccount, async ({ req }) => {
     const viewer = await requireViewer(deps.auth, req);
-    assertNotRestricted(viewer);
     const result = await deleteAccount(
       {
         db: deps.db,

@@ -30,7 +30,14 @@ export {
   verifyPartnerToken,
 } from "./partner.ts";
 export { contextTokens, effectiveRole } from "./permissions.ts";
-export { assertNotRestricted, assertPermission, isRestricted, refuseRestrictedChanges } from "./policy.ts";
+export {
+  assertNotRestricted,
+  assertPermission,
+  isAdministrator,
+  isRestricted,
+  refuseRestrictedChanges,
+} from "./policy.ts";
+export { refuseRestrictedAccounts } from "./restriction-guard.ts";
 export { accountRoutes } from "./routes.ts";
 export { startSession } from "./session-cookie.ts";
 export { sessionColumns, sessionOfToken, viewerColumns } from "./session-lookup.ts";

@@ -1,6 +1,17 @@
-import type { AdminUserUpdate, Permission } from "@hearth/contract";
+import {
+  type AdminUserUpdate,
+  accountEndpoints,
+  accountLifecycleEndpoints,
+  accountTransferEndpoints,
+  adEndpoints,
+  impersonationEndpoints,
+  operationsEndpoints,
+  type Permission,
+  siteEndpoints,
+} from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
 import { forbidden, HttpError } from "../../http/errors.ts";
+import { fastifyPath } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
 import { getViewer, type Viewer } from "./viewer.ts";
 
@@ -31,6 +42,42 @@ export function isRestricted(viewer: Viewer): boolean {
     viewer.permissions.includes("restriction_complete") ||
     viewer.permissions.includes("restriction_temporary")
   );
+}
+
+/**
+ * Administrator rights, as the derived permissions grant them: an account with the stored
+ * administrator flag but any restriction has none. Every access check asks this, never the flag.
+ */
+export const isAdministrator = (viewer: Viewer | null | undefined): boolean =>
+  Boolean(viewer?.permissions.includes("admin"));
+
+/**
+ * All a restricted account may still reach (as `METHOD /fastify/pattern`): what its one
+ * restriction page reads (the account itself, the site's brand, settings and pages), a way out
+ * of an administrator's view, and the rights every account keeps over its own data: downloading
+ * it and deleting the account. Anything else answers 403 `restricted`.
+ */
+const RESTRICTED_MAY_REACH = new Set(
+  [
+    accountEndpoints.me,
+    accountEndpoints.config,
+    adEndpoints.appSettings,
+    siteEndpoints.config,
+    siteEndpoints.page,
+    operationsEndpoints.health,
+    accountTransferEndpoints.export,
+    accountLifecycleEndpoints.deleteAccount,
+    impersonationEndpoints.stop,
+  ].map((e) => `${e.method} ${fastifyPath(e.path)}`),
+);
+
+/** better-auth paths a restricted account keeps: signing in (as someone else too) and out. */
+const RESTRICTED_AUTH_PATHS = /^\/api\/auth\/(sign-in|sign-up|sign-out|get-session|callback|error|ok)(\/|$)/;
+
+/** Whether a restricted account may make this request (`path`: the route's pattern, or better-auth's path). */
+export function restrictedMayReach(method: string, path: string): boolean {
+  if (path.startsWith("/api/auth/")) return RESTRICTED_AUTH_PATHS.test(path);
+  return RESTRICTED_MAY_REACH.has(`${method === "HEAD" ? "GET" : method} ${path}`);
 }
 
 /** Operators manage users. */
@@ -65,6 +112,7 @@ export function canImpersonate(viewer: Viewer, target: Viewer): void {
 export function refuseRestrictedChanges(app: FastifyInstance, auth: Auth): void {
   app.addHook("preHandler", async (req) => {
     if (req.method === "GET" || req.method === "HEAD") return;
+    if (restrictedMayReach(req.method, req.routeOptions.url ?? "")) return;
     assertNotRestricted(await getViewer(auth, req));
   });
 }

@@ -152,9 +152,10 @@ async function resolveViewer(auth: Auth, req: FastifyRequest): Promise<Viewer | 
   const ctx = await auth.$context;
   const admin = (await ctx.internalAdapter.findUserById(adminId)) as SessionUser | null;
   // The view ends after its hour even if something refreshed the session, and with the viewer's
-  // administrator rights.
+  // administrator rights: those its permissions grant, so a restriction ends it too.
   const age = Date.now() - new Date(found.session.createdAt).getTime();
-  if (age >= IMPERSONATION_SECONDS * 1000 || !admin?.isAdmin) {
+  const stillAdmin = admin !== null && viewerFromUser(admin).permissions.includes("admin");
+  if (age >= IMPERSONATION_SECONDS * 1000 || !stillAdmin) {
     await ctx.internalAdapter.deleteSession(found.session.token);
     return null;
   }

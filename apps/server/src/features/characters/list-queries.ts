@@ -152,11 +152,11 @@ const FAVORITE_SORT: SortKey[] = [
 /** The viewer's favorites, newest first, leaving out bots they can no longer see. */
 export async function listFavorites(
   db: Db,
-  viewer: { id: string; isAdmin: boolean },
+  viewer: { id: string; seesEveryBot: boolean },
   o: { limit: number; cursor?: string },
 ): Promise<CardPage> {
   const after = decodeCursor(o.cursor, FAVORITE_SORT);
-  const visible = viewer.isAdmin
+  const visible = viewer.seesEveryBot
     ? undefined
     : sql`(${c.visibility} in ('public', 'hidden') or ${c.creatorUserId} = ${viewer.id})`;
   const rows = await db

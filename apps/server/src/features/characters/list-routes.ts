@@ -11,7 +11,12 @@ import {
   listOwnCharacters,
   popularTags,
 } from "./list-queries.ts";
-import { assertCanFavorite, assertCanKeepFavorites, assertCanListOwn, isAdmin } from "./policy.ts";
+import {
+  assertCanFavorite,
+  assertCanKeepFavorites,
+  assertCanListOwn,
+  favoritesSeeEveryBot,
+} from "./policy.ts";
 import { toCard } from "./present.ts";
 import { addFavorite, removeFavorite } from "./queries.ts";
 import { allowNsfw, type CharactersRouteDeps, guardedRoute, loadCharacter } from "./route-context.ts";
@@ -56,7 +61,9 @@ export async function listRoutes(app: FastifyInstance, deps: CharactersRouteDeps
 
   await guardedRoute(app, characterEndpoints.favorites, member, async ({ req, query }) => {
     const viewer = await member(req);
-    return toPage(await listFavorites(db, { id: viewer.id, isAdmin: isAdmin(viewer) }, query));
+    return toPage(
+      await listFavorites(db, { id: viewer.id, seesEveryBot: favoritesSeeEveryBot(viewer) }, query),
+    );
   });
 
   route(app, characterEndpoints.favorite, async ({ req }) => {

@@ -1,6 +1,12 @@
 import type { Visibility } from "@hearth/contract";
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
-import { assertNotRestricted, assertPermission, isRestricted, type Viewer } from "../accounts/index.ts";
+import {
+  assertNotRestricted,
+  assertPermission,
+  isAdministrator,
+  isRestricted,
+  type Viewer,
+} from "../accounts/index.ts";
 import { awaitsReview } from "./moderation.ts";
 import type { CharacterRow } from "./schema.ts";
 
@@ -30,7 +36,7 @@ export const IN_REVIEW_MESSAGE =
 export const invalidAccess = () => new HttpError(404, "invalidAccess", INVALID_ACCESS_MESSAGE);
 
 /** Admin rights come from permissions, so a restricted admin has none. */
-export const isAdmin = (viewer: MaybeViewer): boolean => Boolean(viewer?.permissions.includes("admin"));
+export const isAdmin = (viewer: MaybeViewer): boolean => isAdministrator(viewer);
 
 export const isCreator = (viewer: MaybeViewer, c: Pick<CharacterRow, "creatorUserId">): boolean =>
   viewer !== null && viewer.id === c.creatorUserId;
@@ -151,6 +157,12 @@ export function assertCanKeepFavorites(viewer: MaybeViewer): Viewer {
   if (viewer.isGuest) throw forbidden("Sign up to keep your favorite chatbots.");
   return viewer;
 }
+
+/**
+ * Whose favorites list keeps private bots others made: an administrator's (they may see every
+ * bot); a member's list leaves out bots that turned private, except their own.
+ */
+export const favoritesSeeEveryBot = (viewer: Viewer): boolean => isAdmin(viewer);
 
 /** The creator cannot favorite their own bot (chat-and-characters §6). */
 export function assertCanFavorite(viewer: MaybeViewer, c: PolicyCharacter): Viewer {

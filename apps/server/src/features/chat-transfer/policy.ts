@@ -1,5 +1,5 @@
 import { HttpError, notFound, unauthorized } from "../../http/errors.ts";
-import { assertNotRestricted, assertPermission, type Viewer } from "../accounts/index.ts";
+import { assertNotRestricted, assertPermission, isAdministrator, type Viewer } from "../accounts/index.ts";
 
 /**
  * Who may import and export chats. A restricted account is refused first (403 `restricted`),
@@ -25,9 +25,10 @@ export function assertCanExportChat(
 ): asserts conversation is { userId: string } {
   if (!viewer) throw unauthorized();
   assertNotRestricted(viewer);
-  const mayRead = conversation && (conversation.userId === viewer.id || viewer.isAdmin);
+  const admin = isAdministrator(viewer);
+  const mayRead = conversation && (conversation.userId === viewer.id || admin);
   if (!mayRead) throw notFound("No such conversation.");
-  if (!viewer.isAdmin) assertPermission(viewer, "view_chat");
+  if (!admin) assertPermission(viewer, "view_chat");
 }
 
 export const unusableChatFile = (message: string) => new HttpError(400, "invalidRequest", message);

@@ -1,6 +1,6 @@
 import type { PersonaLimits } from "../../config.ts";
 import { HttpError, unauthorized } from "../../http/errors.ts";
-import { assertNotRestricted, effectiveRole, type Viewer } from "../accounts/index.ts";
+import { assertNotRestricted, effectiveRole, isAdministrator, type Viewer } from "../accounts/index.ts";
 
 /**
  * Who may keep personas, and how many (chat-and-characters §6 "Guests have no personas", §9
@@ -39,7 +39,7 @@ export function assertCanUsePersonas(viewer: Viewer | null): Viewer {
 
 /** The most personas this viewer may have; null for no limit (admins, or a tier set to unlimited). */
 export function personaLimitFor(viewer: Viewer, limits: PersonaLimits): number | null {
-  if (viewer.permissions.includes("admin")) return null;
+  if (isAdministrator(viewer)) return null;
   return limits[effectiveRole(viewer)];
 }
 

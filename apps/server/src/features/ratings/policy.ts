@@ -1,5 +1,5 @@
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
-import { assertNotRestricted, type Viewer } from "../accounts/index.ts";
+import { assertNotRestricted, isAdministrator, isRestricted, type Viewer } from "../accounts/index.ts";
 import { assertCanEdit, type CharacterRow, canView, invalidAccess } from "../characters/index.ts";
 
 /**
@@ -13,8 +13,6 @@ type Bot = Pick<
   "creatorUserId" | "visibility" | "deletedAt" | "definitionVisible" | "moderationStatus"
 >;
 
-const isAdmin = (viewer: Viewer) => viewer.permissions.includes("admin");
-
 /** Signed in as a member: not signed out (401), not restricted, not a guest. */
 function assertMember(viewer: Viewer | null, guestMessage: string): Viewer {
   if (!viewer) throw unauthorized();
@@ -23,12 +21,17 @@ function assertMember(viewer: Viewer | null, guestMessage: string): Viewer {
   return viewer;
 }
 
+/** A bot's rating figures are read by whoever may see the bot (a private one: its creator, an admin). */
+export function assertCanSeeRatings<B extends Bot>(viewer: Viewer | null, bot: B | null): asserts bot is B {
+  if (!bot || !canView(viewer, bot)) throw invalidAccess();
+}
+
 /** Whether the header offers the rate dialog to this viewer. */
 export function mayRate(viewer: Viewer | null, bot: Bot): boolean {
   return Boolean(
     viewer &&
       !viewer.isGuest &&
-      !viewer.permissions.some((p) => p.startsWith("restriction_")) &&
+      !isRestricted(viewer) &&
       bot.visibility === "public" &&
       !bot.deletedAt &&
       viewer.id !== bot.creatorUserId,
@@ -70,7 +73,7 @@ export function assertCanReviewSuggestions(viewer: Viewer | null, bot: Bot | nul
   if (!viewer) throw unauthorized();
   assertNotRestricted(viewer);
   if (!bot || !canView(viewer, bot)) throw invalidAccess();
-  if (viewer.id !== bot.creatorUserId && !isAdmin(viewer)) {
+  if (viewer.id !== bot.creatorUserId && !isAdministrator(viewer)) {
     throw forbidden("Only the creator sees this chatbot's tag suggestions.");
   }
   return viewer;

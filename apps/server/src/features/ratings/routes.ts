@@ -17,6 +17,7 @@ import {
   assertCanAcceptSuggestion,
   assertCanRate,
   assertCanReviewSuggestions,
+  assertCanSeeRatings,
   assertCanSuggestTags,
   mayRate,
 } from "./policy.ts";
@@ -121,13 +122,8 @@ export async function ratingRoutes(app: FastifyInstance, deps: CommunityDeps & {
   route(app, ratingEndpoints.characterRating, async ({ req, params }) => {
     const viewer = await getViewer(auth, req);
     const found = await characters.find(params.id, viewer?.id ?? null);
-    if (!found || found.character.deletedAt) throw invalidAccess();
-    const bot = found.character;
-    if (bot.visibility !== "public" && bot.visibility !== "hidden") {
-      if (!viewer || (viewer.id !== bot.creatorUserId && !viewer.permissions.includes("admin"))) {
-        throw invalidAccess();
-      }
-    }
+    const bot = found?.character ?? null;
+    assertCanSeeRatings(viewer, bot);
     const [figures, own] = await Promise.all([
       ratingFigures(db, bot.id),
       viewer && !viewer.isGuest ? findRating(db, viewer.id, bot.id) : null,

@@ -1,6 +1,6 @@
 import { QUEUE_RETRY_AFTER_S } from "@hearth/contract";
 import { HttpError, unauthorized } from "../../http/errors.ts";
-import { assertNotRestricted, effectiveRole, type Viewer } from "../accounts/index.ts";
+import { assertNotRestricted, effectiveRole, isAdministrator, type Viewer } from "../accounts/index.ts";
 
 /**
  * Who waits, in what order (chat-and-characters §6, accounts-billing-admin §3-§4, issue 15):
@@ -19,7 +19,7 @@ export function assertMayAsk(viewer: Viewer | null): Viewer {
 }
 
 export function skipsWaitingRoom(viewer: Viewer): boolean {
-  return viewer.isAdmin || viewer.permissions.includes("skip_waiting_room");
+  return isAdministrator(viewer) || viewer.permissions.includes("skip_waiting_room");
 }
 
 /** An active (or cancelled, until its date) paid plan: what the room falls back on when it cannot be read. */

@@ -1,5 +1,5 @@
 import { HttpError } from "../../../http/errors.ts";
-import { effectiveRole, type Viewer } from "../../accounts/index.ts";
+import { effectiveRole, isAdministrator, type Viewer } from "../../accounts/index.ts";
 import type { CharacterRow } from "../../characters/index.ts";
 import { IMAGES_README_SECTION, type ImageServices } from "./images.ts";
 
@@ -32,7 +32,7 @@ export function assertMayMakeImages(
     throw new HttpError(
       503,
       "unavailable",
-      viewer.isAdmin
+      isAdministrator(viewer)
         ? `This server has no image model. To add one, set IMAGES_BACKEND and IMAGES_BASE_URL (${IMAGES_README_SECTION}).`
         : "This server has no image model, so it cannot make pictures. Ask its administrator to add one.",
       { errorType: "noImageModel" },
@@ -48,6 +48,6 @@ export function assertMayMakeImages(
 export function mayImagePrivateBots(viewer: Viewer): boolean {
   return (
     viewer.permissions.includes("conversation_images_v2") &&
-    (viewer.isAdmin || effectiveRole(viewer) === "premium")
+    (isAdministrator(viewer) || effectiveRole(viewer) === "premium")
   );
 }

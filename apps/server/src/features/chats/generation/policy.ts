@@ -1,12 +1,12 @@
 import type { Config } from "../../../config.ts";
 import { HttpError } from "../../../http/errors.ts";
-import { assertPermission, effectiveRole, type Viewer } from "../../accounts/index.ts";
+import { assertPermission, effectiveRole, isAdministrator, type Viewer } from "../../accounts/index.ts";
 
 type Standing = "guest" | "free" | "paid";
 
 function standingOf(viewer: Viewer): Standing {
   if (viewer.isGuest) return "guest";
-  return effectiveRole(viewer) === "free" && !viewer.isAdmin ? "free" : "paid";
+  return effectiveRole(viewer) === "free" && !isAdministrator(viewer) ? "free" : "paid";
 }
 
 /** The limit error differs by standing (spec §8 "Limit reached"); guests are offered a free account. */
