@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import type { Writable } from "node:stream";
 import type { Database } from "../../db/client.ts";
@@ -169,9 +169,19 @@ export function backupFileName(at: Date): string {
   return `hearth-backup-${stamp}.tar.gz`;
 }
 
-/** A not-yet-finished file beside `file`: renamed into place only when the backup is whole. */
+/**
+ * A not-yet-finished file beside `file`: renamed into place only when the backup is whole and on
+ * disk. Its name says which machine and process writes it, so one left by a killed process can be
+ * told from one still being written (store.ts `removeStalePartials`).
+ */
 export function partialName(file: string): string {
-  return `${file}.partial-${randomBytes(4).toString("hex")}`;
+  return `${file}.partial-${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/** A partial file's writer, from its name; null for any other file. */
+export function partialWriter(name: string): { host: string; pid: number } | null {
+  const match = /\.partial-(.+)-(\d+)-[0-9a-f]{8}$/.exec(name);
+  return match?.[1] && match[2] ? { host: match[1], pid: Number(match[2]) } : null;
 }
 
 export function ensureDir(dir: string): void {

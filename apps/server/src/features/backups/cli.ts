@@ -1,6 +1,7 @@
-import { createWriteStream, existsSync } from "node:fs";
+import { createWriteStream, existsSync, openSync } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import type { Writable } from "node:stream";
 import pg from "pg";
 import { openFileStorage } from "../../app.ts";
 import { dataDirHolder, lockDataDir, lockedMessage } from "../../cli/data-dir-lock.ts";
@@ -8,10 +9,11 @@ import { CliError } from "../../cli/errors.ts";
 import type { Config } from "../../config.ts";
 import { databaseTarget, openDatabase } from "../../db/client.ts";
 import { type BackupSummary, backupFileName, ensureDir, partialName, writeBackup } from "./backup.ts";
-import { ControlUnavailableError, requestBackup } from "./control.ts";
+import { BackupCutError, ControlUnavailableError, requestBackup } from "./control.ts";
 import { MissingToolError } from "./pg-tools.ts";
 import { assertSameDriver, RestoreError, restoreBackup, verifyBackup } from "./restore.ts";
 import { recordBackup } from "./service.ts";
+import { finishPartial, removeStalePartials } from "./store.ts";
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -38,7 +40,7 @@ function explain(error: unknown): never {
 }
 
 /** A backup of this install taken in this process (Hearth is not running here, or uses PostgreSQL). */
-async function backupHere(config: Config, file: string): Promise<BackupSummary> {
+async function backupHere(config: Config, file: string | Writable): Promise<BackupSummary> {
   const database = await openDatabase(databaseTarget(config));
   try {
     return await writeBackup(
@@ -56,42 +58,89 @@ async function backupHere(config: Config, file: string): Promise<BackupSummary> 
   }
 }
 
+/** The one line an interrupted backup leaves: no stack, nothing half-written. */
+export const BACKUP_INTERRUPTED = "Backup interrupted; no backup file was written.";
+
+/** SIGINT or SIGTERM while a backup is written aborts `signal` (then the command cleans up and says so). */
+function interruptions(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const stop = () => controller.abort(new CliError(BACKUP_INTERRUPTED));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    },
+  };
+}
+
+/** `work`, or the interruption if it comes first (the work is then abandoned with the process). */
+function unlessInterrupted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    work.then(resolve, reject);
+  });
+}
+
+/** Any failure of `hearth backup` as the one sentence the operator sees. */
+function backupFailure(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof BackupCutError)
+    return new CliError(`Backup interrupted: ${error.message}; no backup file was written.`);
+  if (error instanceof MissingToolError || error instanceof ControlUnavailableError)
+    return new CliError(error.message);
+  const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0]?.replace(/\.$/, "");
+  return new CliError(`Backup failed (${reason}); no backup file was written.`);
+}
+
+/**
+ * Writes the backup into `partial`, opened here (0600, created new), so that nothing can create
+ * it again once it is removed. Answers how it was taken.
+ */
+async function writePartial(config: Config, partial: string, signal: AbortSignal): Promise<string> {
+  const out = () => createWriteStream(partial, { fd: openSync(partial, "wx", 0o600) });
+  if (config.databaseUrl) {
+    await unlessInterrupted(backupHere(config, out()), signal);
+    return "PostgreSQL with pg_dump";
+  }
+  const holder = dataDirHolder(config.dataDir);
+  if (holder?.command === "start") {
+    await requestBackup(config.dataDir, out(), signal);
+    return `the running Hearth (pid ${holder.pid}), online`;
+  }
+  if (holder) throw new CliError(lockedMessage(config.dataDir, holder, "backup"));
+  const release = lockDataDir(config.dataDir, "backup");
+  try {
+    await unlessInterrupted(backupHere(config, out()), signal);
+  } finally {
+    release();
+  }
+  return "the data directory (Hearth is not running)";
+}
+
 /**
  * `hearth backup [--out FILE]`. On the embedded database while Hearth runs, the running server
  * takes it (over its control socket, see control.ts); when it does not run, this command opens
- * the data directory itself. On PostgreSQL it runs pg_dump beside the servers.
+ * the data directory itself. On PostgreSQL it runs pg_dump beside the servers. It writes under a
+ * partial name and renames the file when whole; interrupted or failed, it removes the partial
+ * file and says so in one sentence. Partial files a killed run left are removed first.
  */
 export async function backupCommand(config: Config, opts: { out?: string }): Promise<void> {
   const started = Date.now();
   const file = path.resolve(opts.out ?? path.join(config.backups.dir, backupFileName(new Date())));
   if (existsSync(file)) throw new CliError(`${file} already exists: choose another --out.`);
   ensureDir(path.dirname(file));
+  await removeStalePartials(path.dirname(file));
   const partial = partialName(file);
-  let how: string;
+  const stop = interruptions();
   try {
-    if (config.databaseUrl) {
-      how = "PostgreSQL with pg_dump";
-      await backupHere(config, partial);
-    } else {
-      const holder = dataDirHolder(config.dataDir);
-      if (holder?.command === "start") {
-        how = `the running Hearth (pid ${holder.pid}), online`;
-        await requestBackup(config.dataDir, createWriteStream(partial, { mode: 0o600 }));
-      } else if (holder) {
-        throw new CliError(lockedMessage(config.dataDir, holder, "backup"));
-      } else {
-        how = "the data directory (Hearth is not running)";
-        const release = lockDataDir(config.dataDir, "backup");
-        try {
-          await backupHere(config, partial);
-        } finally {
-          release();
-        }
-      }
-    }
+    const how = await writePartial(config, partial, stop.signal);
     // Read back whole before it counts: every entry against the manifest's checksums.
-    const manifest = await verifyBackup(partial);
-    await rename(partial, file);
+    const manifest = await unlessInterrupted(verifyBackup(partial), stop.signal);
+    await finishPartial(partial, file);
     const record = await recordBackup(
       config.backups.dir,
       file,
@@ -109,7 +158,9 @@ export async function backupCommand(config: Config, opts: { out?: string }): Pro
     );
   } catch (error) {
     await rm(partial, { force: true });
-    explain(error);
+    throw backupFailure(stop.signal.aborted ? stop.signal.reason : error);
+  } finally {
+    stop.dispose();
   }
 }
 

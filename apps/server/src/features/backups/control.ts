@@ -94,9 +94,14 @@ export async function startControlServer(dataDir: string, handlers: ControlHandl
 }
 
 export class ControlUnavailableError extends Error {}
+/** The running server stopped sending before the backup's end (it stopped, or its backup failed). */
+export class BackupCutError extends Error {}
 
-/** Asks the running server for a backup and streams it into `out`. */
-export async function requestBackup(dataDir: string, out: Writable): Promise<void> {
+/**
+ * Asks the running server for a backup and streams it into `out`. `signal` hangs up: the server
+ * sees its socket close and stops writing.
+ */
+export async function requestBackup(dataDir: string, out: Writable, signal?: AbortSignal): Promise<void> {
   const dir = controlDir(dataDir);
   let token: string;
   try {
@@ -123,14 +128,21 @@ export async function requestBackup(dataDir: string, out: Writable): Promise<voi
           reject(new ControlUnavailableError(`The running Hearth refused the backup (${res.statusCode}).`));
           return;
         }
-        res.on("error", reject);
-        res.on("aborted", () => reject(new Error("The running Hearth stopped sending the backup.")));
+        const cut = () => reject(new BackupCutError("the running Hearth stopped sending it"));
+        res.on("error", cut);
+        res.on("aborted", cut);
         res.pipe(out);
         out.on("error", reject);
-        out.on("finish", () =>
-          res.complete ? resolve() : reject(new Error("The backup arrived incomplete.")),
-        );
+        out.on("finish", () => (res.complete ? resolve() : cut()));
       },
+    );
+    signal?.addEventListener(
+      "abort",
+      () => {
+        req.destroy();
+        reject(signal.reason);
+      },
+      { once: true },
     );
     req.on("error", (error: NodeJS.ErrnoException) =>
       reject(

@@ -1,4 +1,4 @@
-import { rename, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Writable } from "node:stream";
 import {
@@ -9,7 +9,14 @@ import {
   partialName,
   writeBackup,
 } from "./backup.ts";
-import { type BackupRecord, readRecord, rotate, writeRecord } from "./store.ts";
+import {
+  type BackupRecord,
+  finishPartial,
+  readRecord,
+  removeStalePartials,
+  rotate,
+  writeRecord,
+} from "./store.ts";
 
 export interface BackupSettings {
   everyMs: number | null;
@@ -19,7 +26,8 @@ export interface BackupSettings {
 
 /**
  * Takes backups in this process: one at a time (a second waits for the first), each written
- * under a temporary name and renamed when whole, then recorded in the folder's last-backup.json.
+ * under a temporary name and renamed when whole and on disk, then recorded in the folder's
+ * last-backup.json. Partial files that killed processes left are removed first.
  */
 export class BackupService {
   private chain: Promise<unknown> = Promise.resolve();
@@ -45,11 +53,12 @@ export class BackupService {
       ensureDir(this.settings.dir);
       const at = this.now();
       const target = path.resolve(file ?? path.join(this.settings.dir, backupFileName(at)));
+      await removeStalePartials(path.dirname(target));
       const partial = partialName(target);
       let summary: BackupSummary;
       try {
         summary = await writeBackup(this.sources, partial, at);
-        await rename(partial, target);
+        await finishPartial(partial, target);
       } catch (error) {
         await rm(partial, { force: true });
         throw error;

@@ -1,6 +1,8 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
-import { BACKUP_NAME } from "./backup.ts";
+import { fsyncPath, fsyncPathAsync } from "../../db/fsync.ts";
+import { BACKUP_NAME, partialWriter } from "./backup.ts";
 
 /**
  * The backup folder (HEARTH_BACKUP_DIR, default `$HEARTH_DATA_DIR/backups`): scheduled backups
@@ -51,7 +53,7 @@ function timeOf(stamp: string): string {
   return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : new Date(0).toISOString();
 }
 
-/** The finished backups in the folder, newest first. */
+/** The finished backups in the folder, newest first (a `.partial-` file is never one). */
 export async function listBackups(dir: string): Promise<StoredBackup[]> {
   let names: string[];
   try {
@@ -84,6 +86,60 @@ export async function rotate(dir: string, keep: number): Promise<string[]> {
   for (const old of backups.slice(Math.max(1, keep))) {
     await rm(path.join(dir, old.name), { force: true });
     removed.push(old.name);
+  }
+  return removed;
+}
+
+/**
+ * Puts a whole backup in place: its bytes reach the disk before it gets its name, and the name
+ * before it is reported, so a crash leaves either no backup or a complete one.
+ */
+export async function finishPartial(partial: string, file: string): Promise<void> {
+  await fsyncPathAsync(partial);
+  await rename(partial, file);
+  fsyncPath(path.dirname(file), undefined);
+}
+
+/** A partial file from another machine is left this long before it counts as abandoned. */
+const FOREIGN_PARTIAL_KEPT_MS = 24 * 60 * 60 * 1000;
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Removes the partial files of backups whose writer was killed before it could (a partial file
+ * of a process on this machine that no longer runs, or one from elsewhere untouched for a day).
+ * Answers the names removed.
+ */
+export async function removeStalePartials(dir: string, now = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const writer = partialWriter(name);
+    if (!writer || writer.pid === process.pid) continue;
+    const file = path.join(dir, name);
+    let stale: boolean;
+    if (writer.host === hostname()) stale = processGone(writer.pid);
+    else
+      stale = await stat(file).then(
+        (info) => now - info.mtimeMs > FOREIGN_PARTIAL_KEPT_MS,
+        () => false,
+      );
+    if (!stale) continue;
+    await rm(file, { force: true });
+    removed.push(name);
   }
   return removed;
 }
