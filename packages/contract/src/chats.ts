@@ -190,9 +190,11 @@ export type ClonedConversation = z.infer<typeof clonedConversation>;
 
 /**
  * The id of one event of a generation's stream, as the server sent it (`id:`): digits, or
- * digits-digits on Redis Streams. A resume sends it back as Last-Event-ID (or `?after=`).
+ * digits-digits on Redis Streams. A resume sends it back as Last-Event-ID (or `?after=`). Each
+ * part has at most 15 digits: within Number.MAX_SAFE_INTEGER, so ids compare exactly, and within
+ * the 64-bit parts of a Redis stream id, which Redis otherwise refuses as an error.
  */
-export const generationEventId = z.string().regex(/^\d{1,20}(-\d{1,20})?$/, "Not an event id of this stream");
+export const generationEventId = z.string().regex(/^\d{1,15}(-\d{1,15})?$/, "Not an event id of this stream");
 
 /** GET /api/generations/{id}/events?after=ID: the events after that one (Last-Event-ID wins). */
 export const generationResumeQuery = z.object({ after: generationEventId.optional() });
