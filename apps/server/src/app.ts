@@ -74,6 +74,7 @@ import { installVoice } from "./features/voice/index.ts";
 import { installWaitingRoom, roomGauges } from "./features/waiting-room/index.ts";
 import { installJsonBodyTypes } from "./http/body-types.ts";
 import { installErrorHandling } from "./http/errors.ts";
+import { installHostCheck } from "./http/host-check.ts";
 import { installInputHygiene } from "./http/input-hygiene.ts";
 import { addGauges, installMetrics } from "./http/metrics.ts";
 import { installOriginCheck } from "./http/origin-check.ts";
@@ -202,8 +203,10 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   });
   installErrorHandling(app);
   if (config.role === "worker") serveOnlyProbes(app);
-  // Headers first, so even a refused request's answer carries them; then refuse cross-site writes.
+  // Headers first, so even a refused request's answer carries them; then refuse names Hearth does
+  // not answer to (DNS rebinding) and cross-site writes.
   installSecurityHeaders(app, config);
+  installHostCheck(app, config);
   installOriginCheck(app, config);
   installJsonBodyTypes(app);
   installInputHygiene(app);

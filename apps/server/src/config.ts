@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { SubscriberRole } from "@hearth/contract";
 import { z } from "zod";
+import { type HostsConfig, hostsConfig, hostsEnv } from "./config-hosts.ts";
 import { type ImagesConfig, imagesConfig, imagesEnv } from "./config-images.ts";
 import { type ProductConfig, productConfig, productEnv } from "./config-product.ts";
 import { type SpeechConfig, speechConfig, speechEnv } from "./config-speech.ts";
@@ -180,11 +181,13 @@ const envSchema = z.object({
   ...imagesEnv,
   /** Image training: a LoRA training service (config-training.ts). */
   ...trainingEnv,
+  /** The host names Hearth answers to, and who may read /metrics (config-hosts.ts). */
+  ...hostsEnv,
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config {
+export interface Config extends HostsConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -249,7 +252,7 @@ export interface Config {
   embeddings: { baseUrl: string | null; apiKey: string | null; model: string } | null;
   /** Bearer key that opens Hearth's own OpenAI-compatible API under /v1; unset keeps it closed. */
   apiKey: string | null;
-  /** Bearer token /metrics asks for; unset leaves metrics open (e.g. behind a private network). */
+  /** Bearer token /metrics asks for; unset, only this machine may read it (see metricsPublic). */
   metricsToken: string | null;
   /** Create the demo characters on the first start of an empty install. */
   seedDemo: boolean;
@@ -381,6 +384,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (typeof speech === "string") throw new ConfigError(`Invalid configuration:\n  ${speech}`);
   const images = imagesConfig(e);
   if (typeof images === "string") throw new ConfigError(`Invalid configuration:\n  ${images}`);
+  const hosts = hostsConfig(e);
+  if (typeof hosts === "string") throw new ConfigError(`Invalid configuration:\n  ${hosts}`);
   const s3 = e.S3_BUCKET
     ? {
         bucket: e.S3_BUCKET,
@@ -438,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     apiKey: e.HEARTH_API_KEY ?? null,
     metricsToken: e.HEARTH_METRICS_TOKEN ?? null,
+    ...hosts,
     seedDemo: e.HEARTH_SEED_DEMO,
     rateLimitPerMinute: e.HEARTH_RATE_LIMIT,
     dailyLimits: {
