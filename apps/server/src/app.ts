@@ -210,7 +210,7 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   installOriginCheck(app, config);
   installJsonBodyTypes(app);
   installInputHygiene(app);
-  const metrics = installMetrics(app, config.metricsToken);
+  const metrics = installMetrics(app, config);
   await app.register(cookie);
   // An administrator viewing as a user changes nothing: one hook, before every route's body is read.
   refuseWritesWhileImpersonating(app, auth);

@@ -1,8 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { operationsEndpoints } from "@hearth/contract";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Config } from "../config.ts";
 import { HttpError } from "./errors.ts";
+import { fromLoopback } from "./host-check.ts";
 import { route } from "./route.ts";
 
 /** Compares secrets in constant time (a length mismatch is an ordinary no). */
@@ -12,12 +14,29 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+type MetricsAccess = Pick<Config, "metricsToken" | "metricsPublic">;
+
 /**
- * Prometheus metrics: process defaults plus request counts and latency by route. With a token
- * set, /metrics answers only `Authorization: Bearer <token>` (route names and load are not
- * everyone's business on a public server).
+ * Who may read /metrics (route names and load are not everyone's business): with a token set,
+ * only `Authorization: Bearer <token>`; without one, only this machine (a Prometheus beside
+ * Hearth), unless HEARTH_METRICS_PUBLIC opens it to every address.
  */
-export function installMetrics(app: FastifyInstance, token: string | null): Registry {
+function assertMayReadMetrics(access: MetricsAccess, req: FastifyRequest): void {
+  const { metricsToken: token } = access;
+  if (token) {
+    if (sameSecret(req.headers.authorization ?? "", `Bearer ${token}`)) return;
+    throw new HttpError(401, "unauthorized", "Metrics need the metrics token (Authorization: Bearer).");
+  }
+  if (access.metricsPublic || fromLoopback(req)) return;
+  throw new HttpError(
+    403,
+    "forbidden",
+    "Metrics are served only to this machine. To read them from elsewhere, set HEARTH_METRICS_TOKEN and send it as Authorization: Bearer, or set HEARTH_METRICS_PUBLIC=true on a private network.",
+  );
+}
+
+/** Prometheus metrics: process defaults plus request counts and latency by route. */
+export function installMetrics(app: FastifyInstance, access: MetricsAccess): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hearth_" });
   const requests = new Counter({
@@ -40,9 +59,7 @@ export function installMetrics(app: FastifyInstance, token: string | null): Regi
     latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
   route(app, operationsEndpoints.metrics, async ({ req, reply }) => {
-    if (token && !sameSecret(req.headers.authorization ?? "", `Bearer ${token}`)) {
-      throw new HttpError(401, "unauthorized", "Metrics need the metrics token (Authorization: Bearer).");
-    }
+    assertMayReadMetrics(access, req);
     return reply.header("content-type", registry.contentType).send(await registry.metrics());
   });
   return registry;

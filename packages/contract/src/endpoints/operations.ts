@@ -15,7 +15,8 @@ export const operationsEndpoints = {
   metrics: endpoint({
     method: "GET",
     path: "/metrics",
-    summary: "Prometheus metrics (with HEARTH_METRICS_TOKEN set: `Authorization: Bearer` that token)",
+    summary:
+      "Prometheus metrics: with HEARTH_METRICS_TOKEN set, `Authorization: Bearer` that token; else this machine only (or anyone with HEARTH_METRICS_PUBLIC=true)",
     tag: "Operations",
     access: "anyone",
     response: null,
