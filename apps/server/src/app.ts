@@ -166,7 +166,8 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
   // Rate-limit counters in Redis, so a client spread over processes has one allowance.
   const sharedRedis = redis && config.rateLimitPerMinute > 0 ? openSharedRedis(redis) : null;
   const mailer = config.mail ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : null;
-  const auth = createAuth(config, database.db, mailer);
+  // The first-administrator rule's notices go to the server's log, opened below.
+  const auth = createAuth(config, database.db, mailer, { warn: (fields, msg) => app.log.warn(fields, msg) });
   const inference = new InferenceService(config, loadRegistry(config));
   const storage = openFileStorage(config);
   const characters = new CharacterService({

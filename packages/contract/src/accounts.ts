@@ -140,7 +140,7 @@ export const appConfig = z.object({
     email_password: z.boolean(),
     guests: z.boolean(),
     oidc: z.object({ provider_id: z.string(), label: z.string() }).nullable(),
-    /** A fresh install: the next account that signs up becomes the administrator. */
+    /** A fresh install where this visitor's sign-up (from its machine or through PUBLIC_URL) would make the administrator. */
     first_user_admin: z.boolean(),
     /** Members can ask for a password reset link by e-mail (SMTP_URL is set). */
     password_reset: z.boolean(),

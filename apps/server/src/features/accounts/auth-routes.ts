@@ -4,6 +4,7 @@ import { HttpError, notFound } from "../../http/errors.ts";
 import { guestAllowance, inWords, signUpAllowance, withinAllowance } from "./allowance.ts";
 import type { Auth } from "./auth.ts";
 import { ACCOUNT_RULE, ADDRESS_RULE, AuthCounters, addressKey } from "./throttle.ts";
+import { withRequester } from "./first-admin.ts";
 import { toHeaders } from "./viewer.ts";
 
 export interface AuthRoutesOptions {
@@ -74,7 +75,8 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
 
 async function toBetterAuth(auth: Auth, req: FastifyRequest, url: URL): Promise<Response> {
   const hasBody = req.method !== "GET" && typeof req.body === "string" && req.body.length > 0;
-  let headers = toHeaders(req.headers);
+  // Who is asking, for the first-administrator rule (first-admin.ts).
+  let headers = withRequester(toHeaders(req.headers), req);
   if (req.method === "POST" && /^\/api\/auth\/sign-(in|up)\//.test(url.pathname)) {
     headers = await withoutDeadSession(auth, headers);
   }

@@ -14,7 +14,7 @@ import type { Db } from "../../db/client.ts";
 import type { Mailer } from "../../ports/mail.ts";
 import { withUsernameConflicts } from "./auth-adapter.ts";
 import { quietWhenIdle } from "./auth-storage.ts";
-import { claimFirstAdmin } from "./first-admin.ts";
+import { type FirstAdminLog, requesterFromHeaders, settleFirstAdmin } from "./first-admin.ts";
 import { passwordProblem } from "./passwords.ts";
 import {
   type CheckedFields,
@@ -32,7 +32,12 @@ import { registerSessionLookup } from "./session-lookup.ts";
  * better-auth wiring: email + password, guests (anonymous plugin) and a hosted OIDC provider
  * (generic OAuth) when configured. Sessions live in httpOnly cookies under /api/auth.
  */
-export function createAuth(config: Config, db: Db, mailer: Mailer | null = null) {
+export function createAuth(
+  config: Config,
+  db: Db,
+  mailer: Mailer | null = null,
+  firstAdminLog?: FirstAdminLog,
+) {
   const plugins = [];
   if (config.guests) {
     plugins.push(
@@ -134,9 +139,11 @@ export function createAuth(config: Config, db: Db, mailer: Mailer | null = null)
             return { data: { ...user, username: null, ...data } };
           },
           // After the commit (better-auth queues it), so concurrent sign-ups see each other.
-          after: async (user) => {
+          // Only a sign-up from this machine or through PUBLIC_URL may claim (first-admin.ts).
+          after: async (user, ctx) => {
             if (config.firstUserAdmin && !(user as { isAnonymous?: boolean | null }).isAnonymous) {
-              await claimFirstAdmin(db, user.id);
+              const requester = requesterFromHeaders(ctx?.headers);
+              await settleFirstAdmin(db, user, requester, config.publicUrl, firstAdminLog);
             }
           },
         },

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { AppConfig, Me } from "@hearth/contract";
+import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 import { ensureSystemUser } from "../characters/index.ts";
-import { claimFirstAdmin, FIRST_ADMIN_LOCK_KEY } from "./first-admin.ts";
+import { claimFirstAdmin, FIRST_ADMIN_LOCK_KEY, settleFirstAdmin } from "./first-admin.ts";
 import { accounts, users } from "./schema.ts";
 
 /** The first account that signs up on a fresh install becomes the administrator (issue 9). */
@@ -65,6 +66,110 @@ describe.each(drivers)("first administrator on %s", (driver) => {
     expect(await config(t)).toBe(false);
     const first = await t.signUp({ name: "Founder" });
     expect((await me(t, first.cookie)).is_admin).toBe(false);
+  });
+
+  /** A sign-up as the browser at `origin` sends it, from the client address `from`. */
+  const signUpFrom = async (
+    t: TestHearth,
+    from: string,
+    origin: string,
+    extra: Record<string, string> = {},
+  ) => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      remoteAddress: from,
+      headers: { "content-type": "application/json", origin, host: new URL(origin).host, ...extra },
+      payload: JSON.stringify({
+        email: `${randomUUID()}@example.com`,
+        password: "correct horse battery",
+        name: "Founder",
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return String(res.headers["set-cookie"]).split(";")[0] ?? "";
+  };
+  const configFrom = async (t: TestHearth, from: string, headers: Record<string, string> = {}) =>
+    (
+      await t.app.inject({ method: "GET", url: "/api/config", remoteAddress: from, headers })
+    ).json<AppConfig>().auth.first_user_admin;
+
+  it("without PUBLIC_URL, a first sign-up from another machine stays a member; the first-run note shows only on this machine", async () => {
+    const t = await start(true);
+    expect(await configFrom(t, "192.168.1.30")).toBe(false);
+    expect(await configFrom(t, "::1")).toBe(true);
+    const lan = await signUpFrom(t, "192.168.1.30", "http://192.168.1.5:3000");
+    expect(await me(t, lan)).toMatchObject({ is_admin: false, is_guest: false });
+    // A client cannot claim to be this machine with Hearth's own request headers.
+    const forged = await signUpFrom(t, "192.168.1.31", "http://192.168.1.5:3000", {
+      "x-hearth-from-loopback": "yes",
+    });
+    expect((await me(t, forged)).is_admin).toBe(false);
+    expect(await configFrom(t, "127.0.0.1")).toBe(false);
+  });
+
+  it("from this machine (IPv6 loopback too), the first sign-up becomes the administrator", async () => {
+    const t = await start(true);
+    const local = await signUpFrom(t, "::1", "http://[::1]:3000");
+    expect((await me(t, local)).is_admin).toBe(true);
+  });
+
+  it("through PUBLIC_URL, a first sign-up from anywhere becomes the administrator; the same address by IP does not", async () => {
+    h = await startTestHearth({
+      driver,
+      env: { HEARTH_FIRST_USER_ADMIN: "true", PUBLIC_URL: "https://chat.example.com" },
+    });
+    expect(await configFrom(h, "203.0.113.7", { host: "10.0.0.5:3000" })).toBe(false);
+    expect(await configFrom(h, "203.0.113.7", { host: "chat.example.com" })).toBe(true);
+    const founder = await signUpFrom(h, "203.0.113.7", "https://chat.example.com");
+    expect((await me(h, founder)).is_admin).toBe(true);
+  });
+
+  it("behind a trusted proxy, the forwarded client must be this machine, and 127.0.0.1 written by the client is not", async () => {
+    h = await startTestHearth({
+      driver,
+      env: { HEARTH_FIRST_USER_ADMIN: "true", HEARTH_TRUST_PROXY: "true" },
+    });
+    // The proxy runs on this machine and appends the address it saw.
+    expect(await configFrom(h, "127.0.0.1", { "x-forwarded-for": "127.0.0.1" })).toBe(true);
+    expect(await configFrom(h, "127.0.0.1", { "x-forwarded-for": "203.0.113.7" })).toBe(false);
+    const forged = { "x-forwarded-for": "127.0.0.1, 203.0.113.7" };
+    expect(await configFrom(h, "127.0.0.1", forged)).toBe(false);
+    const cookie = await signUpFrom(h, "127.0.0.1", "http://localhost:3000", forged);
+    expect((await me(h, cookie)).is_admin).toBe(false);
+  });
+
+  it("tells the operator how to make a first account from elsewhere the administrator", async () => {
+    const testDb = await createTestDatabase(driver);
+    try {
+      const { db } = testDb.database;
+      const id = randomUUID();
+      const email = `${id}@example.com`;
+      await db.insert(users).values({ id, name: "Founder", email });
+      const warnings: string[] = [];
+      const log = { warn: (_fields: Record<string, unknown>, message: string) => warnings.push(message) };
+      const remote = { loopback: false, host: "192.168.1.5:3000" };
+      await settleFirstAdmin(db, { id, email }, remote, null, log);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`hearth user set-role ${email} --admin`);
+      expect(warnings[0]).toMatch(/PUBLIC_URL is not set/);
+      const [row] = await db.select({ isAdmin: users.isAdmin }).from(users);
+      expect(row?.isAdmin).toBe(false);
+      // A later account is no one's first: nothing to tell.
+      const later = randomUUID();
+      await db.insert(users).values({ id: later, name: "Later", email: `${later}@example.com` });
+      await db
+        .insert(accounts)
+        .values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id });
+      await settleFirstAdmin(db, { id: later, email: `${later}@example.com` }, remote, null, log);
+      expect(warnings).toHaveLength(1);
+      // From this machine, the claim is made.
+      await settleFirstAdmin(db, { id, email }, { loopback: true, host: "localhost" }, null, log);
+      const [claimed] = await db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id));
+      expect(claimed?.isAdmin).toBe(true);
+    } finally {
+      await testDb.drop();
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { route } from "../../http/route.ts";
 import type { FileStorage } from "../../ports/storage.ts";
 import type { Auth } from "./auth.ts";
 import type { ModelChoices } from "./default-model-routes.ts";
-import { firstAdminState } from "./first-admin.ts";
+import { firstAdminState, requesterOf } from "./first-admin.ts";
 import { guestResumeRoutes } from "./guest-resume.ts";
 import { canChangeUser, canManageUsers } from "./policy.ts";
 import { profileRoutes } from "./profile-routes.ts";
@@ -28,11 +28,11 @@ export async function accountRoutes(
   app: FastifyInstance,
   { config, db, auth, models, storage }: AccountsDeps,
 ) {
-  const firstUserAdmin = firstAdminState(db, config.firstUserAdmin);
+  const firstUserAdmin = firstAdminState(db, config.firstUserAdmin, config.publicUrl);
   route(
     app,
     accountEndpoints.config,
-    async (): Promise<AppConfig> => ({
+    async ({ req }): Promise<AppConfig> => ({
       brand: config.brand,
       edition: config.edition,
       memory_manager: memoriesOffered(config),
@@ -40,7 +40,7 @@ export async function accountRoutes(
         email_password: true,
         guests: config.guests,
         oidc: config.oidc ? { provider_id: config.oidc.providerId, label: config.oidc.label } : null,
-        first_user_admin: await firstUserAdmin(),
+        first_user_admin: await firstUserAdmin(requesterOf(req)),
         password_reset: config.mail !== null,
       },
       version: config.version,
