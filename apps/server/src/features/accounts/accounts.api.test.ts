@@ -110,7 +110,7 @@ describe.each(drivers)("accounts API on %s", (driver) => {
     ] as const) {
       const res = await post("/api/auth/sign-up/email", {
         email: `n${name.length}@example.com`,
-        password: "long enough",
+        password: "correct horse battery",
         name,
       });
       expect(res.statusCode, name).toBe(400);

@@ -6,7 +6,7 @@ import {
 } from "@hearth/contract";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError } from "better-auth/api";
 import { anonymous } from "better-auth/plugins/anonymous";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Config } from "../../config.ts";
@@ -15,7 +15,7 @@ import type { Mailer } from "../../ports/mail.ts";
 import { withUsernameConflicts } from "./auth-adapter.ts";
 import { quietWhenIdle } from "./auth-storage.ts";
 import { type FirstAdminLog, requesterFromHeaders, settleFirstAdmin } from "./first-admin.ts";
-import { passwordProblem } from "./passwords.ts";
+import { passwordRules } from "./password-hook.ts";
 import {
   type CheckedFields,
   checkUserFields,
@@ -120,7 +120,7 @@ export function createAuth(
       disableOriginCheck: false,
       useSecureCookies: config.publicUrl?.startsWith("https://") ?? false,
     },
-    hooks: { before: passwordRules },
+    hooks: { before: passwordRules(config.brand.name) },
     databaseHooks: {
       user: {
         create: {
@@ -196,28 +196,6 @@ function checkedFields(user: UserFields, source: FieldSource): CheckedFields {
     throw error;
   }
 }
-
-/**
- * Every better-auth path that sets a password meets the same rules, and changing it signs out
- * the account's other sessions whatever the client asked (someone who knew the old password
- * must not stay signed in).
- */
-const passwordRules = createAuthMiddleware(async (ctx) => {
-  const body = ctx.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== "object" || Array.isArray(body)) return;
-  const field =
-    ctx.path === "/sign-up/email" ? "password" : NEW_PASSWORD_PATHS.has(ctx.path) ? "newPassword" : null;
-  const password = field ? body[field] : undefined;
-  if (typeof password === "string") {
-    const problem = passwordProblem(password);
-    if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "PASSWORD_NOT_ALLOWED" });
-  }
-  if (ctx.path === "/change-password") {
-    return { context: { body: { ...body, revokeOtherSessions: true } } };
-  }
-});
-
-const NEW_PASSWORD_PATHS = new Set(["/change-password", "/reset-password"]);
 
 function requestOrigin(request: Request | undefined): string | null {
   const host = request?.headers.get("host");

@@ -16,7 +16,7 @@ export const NO_PASSWORD =
  * Password change from the profile: better-auth's change-password underneath (its hook applies
  * passwords.ts and always signs out the other sessions); this session gets a fresh cookie.
  */
-export async function passwordRoutes(app: FastifyInstance, { auth }: { auth: Auth }) {
+export async function passwordRoutes(app: FastifyInstance, { auth, brand }: { auth: Auth; brand: string }) {
   route(app, accountEndpoints.changePassword, async ({ req, reply, body }) => {
     const viewer = await requireViewer(auth, req);
     if (viewer.isGuest) throw new HttpError(403, "forbidden", "Guests have no password to change.");
@@ -27,7 +27,8 @@ export async function passwordRoutes(app: FastifyInstance, { auth }: { auth: Aut
         "Your account is restricted, so its password cannot be changed.",
       );
     }
-    const problem = passwordProblem(body.new_password);
+    const { email, name, username } = viewer;
+    const problem = await passwordProblem(body.new_password, { email, name, username, brand });
     if (problem) throw invalidField("new_password", problem);
     try {
       const { headers } = await auth.api.changePassword({

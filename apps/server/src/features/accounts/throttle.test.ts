@@ -2,7 +2,6 @@ import { isSafeImageAddress } from "@hearth/contract";
 import { describe, expect, it } from "vitest";
 import { inWords } from "./allowance.ts";
 import { untrustedProxyWarning } from "./auth-routes.ts";
-import { PASSWORD_TOO_COMMON, passwordProblem } from "./passwords.ts";
 import { addressKey } from "./throttle.ts";
 
 describe("addressKey", () => {
@@ -28,17 +27,6 @@ describe("inWords", () => {
     expect(inWords(61)).toBe("2 minutes");
     expect(inWords(3600)).toBe("1 hour");
     expect(inWords(86_000)).toBe("24 hours");
-  });
-});
-
-describe("passwordProblem", () => {
-  it("refuses short and common passwords, whatever their case, and accepts the rest", () => {
-    expect(passwordProblem("123456789")).toBe("Password should be at least 10 characters");
-    expect(passwordProblem("x".repeat(129))).toBe("Password should be at most 128 characters");
-    for (const common of ["password123", "PASSWORD123", "1234567890", "Qwertyuiop", "iloveyou12"]) {
-      expect(passwordProblem(common), common).toBe(PASSWORD_TOO_COMMON);
-    }
-    expect(passwordProblem("correct horse battery")).toBeNull();
   });
 });
 

@@ -85,7 +85,7 @@ describe.each(Object.keys(buses))("a crash in the middle of a reply (%s bus)", (
     const signUp = await fetch(`${first.base}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: first.base },
-      body: JSON.stringify({ email: "crash@example.com", password: "long password", name: "Sam" }),
+      body: JSON.stringify({ email: "crash@example.com", password: "correct horse battery", name: "Sam" }),
     });
     const cookie = String(signUp.headers.get("set-cookie")).split(";")[0] as string;
     const userId = ((await signUp.json()) as { user: { id: string } }).user.id;
