@@ -81,7 +81,10 @@ export const promptReport = z.object({
       id: z.string(),
       name: z.string(),
       position: z.enum(["before_char", "after_char", "at_depth"]),
-      /** What activated it: a key as written, "constant", or "recursion". */
+      /**
+       * What activated it: a key as written, "constant", or "recursion"; "hidden" for an entry of
+       * a character whose creator keeps the definition private (its name is then a placeholder).
+       */
       reason: z.string(),
     }),
   ),

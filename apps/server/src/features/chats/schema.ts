@@ -141,7 +141,14 @@ export const dailyUsage = pgTable(
 );
 
 /** The report as stored: the message id and time come from the generation row. */
-export type StoredPromptReport = Omit<PromptReport, "message_id" | "generated_at" | "model_id">;
+/**
+ * A prompt's record as stored: each lore entry also says whether it came from the character's own
+ * book, whose entries a member who may not see the definition is not shown (generation/policy.ts).
+ * Records from before that mark lack it, and count as the character's.
+ */
+export type StoredPromptReport = Omit<PromptReport, "message_id" | "generated_at" | "model_id" | "lore"> & {
+  lore: (PromptReport["lore"][number] & { from_character?: boolean })[];
+};
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

@@ -49,9 +49,10 @@ describe.each(drivers)("memories on %s", (driver) => {
   });
 
   /** A chat with a new character each time (opening a chat again before writing in it reuses the first). */
-  const newChat = async (who: Person) => {
+  const newChat = async (who: Person, over: Parameters<typeof insertTestCharacter>[2] = {}) => {
     const character = await insertTestCharacter(h.database.db, owner.id as string, {
       characterBook: harborLore,
+      ...over,
     });
     const res = await a.post("/api/conversations", { character_id: character.id }, who);
     expect(res.statusCode, res.body).toBe(201);
@@ -237,7 +238,8 @@ describe.each(drivers)("memories on %s", (driver) => {
   it("puts pinned and relevant memories and the activated lore in the reply's prompt, and reports them to the writer only", async () => {
     // Premium, so the reply's length can be set (the shortest allowed keeps the test quick).
     const writer = await personAs(h, "premium", "Sam");
-    const chat = await newChat(writer);
+    // A bot that shares its definition: the report names its lore entries (hidden ones are not).
+    const chat = await newChat(writer, { definitionVisible: true });
     const pinned = await add(writer, chat, "Sam is a cartographer.", true);
     const relevant = await add(writer, chat, "Sam once saw the lighthouse burn.");
     const res0 = await fetch(`${base}/api/generate`, {

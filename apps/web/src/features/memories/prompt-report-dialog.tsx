@@ -18,6 +18,7 @@ const plural = (count: number, one: string, many: string) => `${n(count)} ${coun
 function loreReason(reason: string): string {
   if (reason === "constant") return "always on";
   if (reason === "recursion") return "recursion: named by another entry";
+  if (reason === "hidden") return "from the chatbot's own lorebook";
   return `key “${reason}”`;
 }
 

@@ -18,10 +18,13 @@ const LORE_SHARE = 0.25;
 /** The newest messages whose words decide which memories are relevant. */
 const RECALL_TURNS = 4;
 
+/** An activated entry, and whether it came from the character's own book (part of its definition). */
+export type GatheredEntry = ActivatedEntry & { fromCharacter: boolean };
+
 export interface GatheredContext {
   context: PromptContext;
   memories: RecalledMemory[];
-  lore: ActivatedEntry[];
+  lore: GatheredEntry[];
 }
 
 /**
@@ -31,16 +34,17 @@ export interface GatheredContext {
  */
 function activateBooks(
   books: Lorebook[],
+  characterBook: Lorebook | null,
   texts: string[],
   options: { countTokens: (text: string) => number; maxTokens: number },
-): Activation {
-  const all: Activation = { entries: [], tokens: 0, overBudget: [] };
+): Activation & { entries: GatheredEntry[] } {
+  const all: Activation & { entries: GatheredEntry[] } = { entries: [], tokens: 0, overBudget: [] };
   for (const book of books) {
     const one = activateLore(book, texts, {
       countTokens: options.countTokens,
       maxTokens: options.maxTokens - all.tokens,
     });
-    all.entries.push(...one.entries);
+    all.entries.push(...one.entries.map((e) => ({ ...e, fromCharacter: book === characterBook })));
     all.tokens += one.tokens;
     all.overBudget.push(...one.overBudget);
   }
@@ -88,7 +92,7 @@ export async function gatherPromptContext(
   const texts = input.history.map((m) => m.content);
   const characterBook = readLorebook(input.character.characterBook);
   const books = [...(characterBook ? [characterBook] : []), ...input.attached];
-  const activation = activateBooks(books, texts, {
+  const activation = activateBooks(books, characterBook, texts, {
     countTokens: input.countTokens,
     maxTokens: Math.floor(input.promptTokens * LORE_SHARE),
   });

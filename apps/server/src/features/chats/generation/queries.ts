@@ -1,6 +1,7 @@
 import type { PromptTrim } from "@hearth/contract";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { type CharacterRow, characters } from "../../characters/schema.ts";
 import {
   conversations,
   dailyUsage,
@@ -148,23 +149,43 @@ export async function countMessageSent(db: Db, userId: string): Promise<void> {
     });
 }
 
+/** What the prompt report's policy needs of the chat's character (who may see its definition). */
+export type ReportCharacter = Pick<
+  CharacterRow,
+  "creatorUserId" | "visibility" | "deletedAt" | "definitionVisible" | "moderationStatus"
+>;
+
 /**
  * The newest recorded prompt of a bot message, when the message lies in this user's conversation
- * (another user's message answers like one with no prompt).
+ * (another user's message answers like one with no prompt), with the chat's character as it is now.
  */
 export async function latestPromptOf(
   db: Db,
   userId: string,
   messageId: string,
-): Promise<(Pick<GenerationRow, "createdAt" | "modelId"> & { report: StoredPromptReport }) | null> {
+): Promise<
+  | (Pick<GenerationRow, "createdAt" | "modelId"> & {
+      report: StoredPromptReport;
+      character: ReportCharacter;
+    })
+  | null
+> {
   const [row] = await db
     .select({
       createdAt: generations.createdAt,
       modelId: generations.modelId,
       report: generations.promptReport,
+      character: {
+        creatorUserId: characters.creatorUserId,
+        visibility: characters.visibility,
+        deletedAt: characters.deletedAt,
+        definitionVisible: characters.definitionVisible,
+        moderationStatus: characters.moderationStatus,
+      },
     })
     .from(generations)
     .innerJoin(conversations, eq(conversations.id, generations.conversationId))
+    .innerJoin(characters, eq(characters.id, conversations.characterId))
     .where(
       and(
         eq(generations.messageId, messageId),
@@ -174,5 +195,7 @@ export async function latestPromptOf(
     )
     .orderBy(desc(generations.createdAt))
     .limit(1);
-  return row?.report ? { createdAt: row.createdAt, modelId: row.modelId, report: row.report } : null;
+  return row?.report
+    ? { createdAt: row.createdAt, modelId: row.modelId, report: row.report, character: row.character }
+    : null;
 }

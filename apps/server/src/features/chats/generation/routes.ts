@@ -15,6 +15,7 @@ import {
 import { assertOwnsConversation } from "../policy.ts";
 import { findConversation } from "../queries.ts";
 import { type AcceptContext, acceptContextWithSession } from "./accept-queries.ts";
+import { promptReportFor } from "./policy.ts";
 import { findGeneration, latestPromptOf } from "./queries.ts";
 import { storedDone } from "./recovery.ts";
 import { cancelWaiting, keepPlaceFresh, placeOf } from "./scheduler.ts";
@@ -131,7 +132,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationDep
     const found = await latestPromptOf(db, viewer.id, params.id);
     if (!found) throw notFound("No prompt was recorded for this message.");
     return {
-      ...found.report,
+      ...promptReportFor(viewer, found.character, found.report),
       message_id: params.id,
       generated_at: found.createdAt.toISOString(),
       model_id: found.modelId,

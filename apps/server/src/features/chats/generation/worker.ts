@@ -171,7 +171,13 @@ export async function runGeneration(
       report: {
         persona_name: persona.name,
         memories: gathered.memories.slice(0, prompt.memoriesKept),
-        lore: gathered.lore.map((e) => ({ id: e.id, name: e.name, position: e.position, reason: e.reason })),
+        lore: gathered.lore.map((e) => ({
+          id: e.id,
+          name: e.name,
+          position: e.position,
+          reason: e.reason,
+          from_character: e.fromCharacter,
+        })),
         history_messages: prompt.historyMessages,
         history_left_out: Math.max(0, before - prompt.historyMessages),
         prompt_tokens: prompt.promptTokens,
