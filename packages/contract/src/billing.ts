@@ -10,6 +10,12 @@ export const paidRole = z.enum(["minimal", "basic", "premium"]);
 export type PaidRole = z.infer<typeof paidRole>;
 
 export const billingPeriod = z.enum(["monthly", "annual"]);
+
+/**
+ * The largest price a plan or a sale's offer may have, in smallest units (a million in the
+ * currency): a total with its tax still fits the int4 columns an order keeps it in.
+ */
+export const PRICE_UNITS_MAX = 100_000_000;
 export type BillingPeriod = z.infer<typeof billingPeriod>;
 
 /** Plan ids carry their period: one containing `1y` is annual (§4 Checkout). */

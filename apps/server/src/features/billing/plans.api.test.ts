@@ -87,6 +87,11 @@ describe("the operator's plans.json", () => {
         }),
       ),
     ).toThrow(/unique/);
+    // A price past what an order's int4 totals can hold stops the start, not a checkout.
+    for (const amount of [100_000_001, 2 ** 31, 2 ** 53])
+      expect(() => readPlanCatalog(dirWith({ plans: [{ plan_id: "a-1m", role: "basic", amount }] }))).toThrow(
+        /plans.json: plans.0.amount/,
+      );
   });
 
   it("without a file, answers the defaults", () => {

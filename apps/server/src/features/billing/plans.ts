@@ -1,9 +1,11 @@
 import {
   type BillingPeriod,
+  int32,
   isAnnualPlanId,
   type PaidRole,
   type Plan,
   type PlanList,
+  PRICE_UNITS_MAX,
   paidRole,
   planId,
   planPerks,
@@ -60,7 +62,7 @@ const plansFile = z
             .string()
             .regex(/^[a-z]{3}$/, "currency is a three-letter ISO code in lowercase")
             .default("usd"),
-          amount: z.number().int().positive(),
+          amount: int32(1, PRICE_UNITS_MAX),
         }),
       )
       .min(1),

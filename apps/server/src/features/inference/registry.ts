@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type InferenceModel, type ModelList, permission } from "@hearth/contract";
+import { type InferenceModel, int32, type ModelList, permission } from "@hearth/contract";
 import { z } from "zod";
 import { type Config, ConfigError } from "../../config.ts";
 import type { Viewer } from "../accounts/index.ts";
@@ -35,14 +35,14 @@ const registryEntry = z.object({
   permission: permission.nullable().default(null),
   hide_unauthorized: z.boolean().default(false),
   tags: z.array(z.string()).default([]),
-  context_size: z.number().int().min(512).optional(),
+  context_size: int32(512).optional(),
   /** Most tokens a reply may take on this model, below what a member chose (a tiny model loops on long replies). */
-  reply_tokens_max: z.number().int().min(16).optional(),
+  reply_tokens_max: int32(16).optional(),
   /**
    * Replies a remote server runs at once for this install (its batch size), shared by every
    * Hearth process; LLM_SEQUENCES when unset. An embedded model has LLM_SEQUENCES per process.
    */
-  slots: z.number().int().min(1).optional(),
+  slots: int32(1).optional(),
   backend: backendSpec,
 });
 export type RegistryEntry = z.infer<typeof registryEntry>;

@@ -1,7 +1,10 @@
 import {
+  int32,
   isAnnualPlanId,
+  nonNegativeInt32,
   offerId,
   type PaidRole,
+  PRICE_UNITS_MAX,
   paidRole,
   planId,
   roleTitle,
@@ -35,9 +38,9 @@ export const saleFile = z
             .regex(/^[a-z]{3}$/, "currency is a three-letter ISO code in lowercase")
             .default("usd"),
           /** The struck price: a month of the plan, or for an annual plan twelve monthly payments. */
-          regular_amount: z.number().int().positive(),
+          regular_amount: int32(1, PRICE_UNITS_MAX),
           /** The first period's price with the offer. */
-          amount: z.number().int().nonnegative(),
+          amount: nonNegativeInt32(PRICE_UNITS_MAX),
         }),
       )
       .min(1)
