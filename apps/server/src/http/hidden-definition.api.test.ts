@@ -29,6 +29,8 @@ const MARK = {
   constantName: "MARKCONSTANTNAME7731",
   constantContent: "MARKCONSTANTCONTENT7731",
   bookName: "MARKBOOKNAME7731",
+  frenchPersona: "MARKFRENCHPERSONA7731",
+  frenchScenario: "MARKFRENCHSCENARIO7731",
 };
 const MARKERS = Object.values(MARK);
 /** The hidden entry's key: the member types it (so it is in their own messages), but is not told it matched. */
@@ -82,6 +84,12 @@ describe.each(drivers)("a hidden definition stays hidden on %s", (driver) => {
       .update(characters)
       .set({ moderationStatus: "approved" })
       .where(eq(characters.id, bot.id));
+    const french = await a.put(
+      `/api/characters/${bot.id}/translations/fr`,
+      { persona: MARK.frenchPersona, scenario: MARK.frenchScenario, dialogue: "" },
+      creator,
+    );
+    expect(french.statusCode, french.body).toBe(200);
     const own = await a.post(
       "/api/lorebooks",
       {
@@ -203,6 +211,8 @@ describe.each(drivers)("a hidden definition stays hidden on %s", (driver) => {
     ]) {
       expect(profile.body).toContain(m);
     }
+    const inFrench = await a.get(`/api/characters/${bot.id}?language=fr`, creator);
+    expect(inFrench.body).toContain(MARK.frenchPersona);
     const card = await a.get(`/api/characters/${bot.id}/export?format=json`, creator);
     expect(card.statusCode).toBe(200);
     expect(card.rawPayload.toString("utf8")).toContain(MARK.loreContent);
