@@ -82,6 +82,36 @@ describe("chat file formats", () => {
     expect(() => readHearthChat({ ...hearth, version: 2 })).toThrow(/damaged/);
   });
 
+  it("holds a file's indexes to what an int4 column can hold: SillyTavern's clamped, Hearth's refused", () => {
+    const swipes = (swipe_id: number) => ({
+      name: "B",
+      is_user: false,
+      mes: "",
+      swipes: ["x", "y"],
+      swipe_id,
+    });
+    const chat = readSillyTavernChat(
+      jsonl({ user_name: "A" }, swipes(2 ** 31), swipes(2 ** 63), swipes(-(2 ** 31) - 1)),
+    );
+    expect(chat.messages.map((m) => m.alternativeIndex)).toEqual([1, 1, 0]);
+    const hearth =
+      (message: Record<string, unknown>, memory: Record<string, unknown> = {}) =>
+      () =>
+        readHearthChat({
+          format: "hearth-chat",
+          version: 1,
+          character: { id: "c", name: "C" },
+          title: "T",
+          persona: null,
+          messages: [{ role: "bot", alternatives: ["a", "b"], alternative_index: 0, ...message }],
+          memories: [{ content: "m", message_indexes: [0], ...memory }],
+        });
+    expect(hearth({ alternative_index: 1 })().messages[0]?.alternativeIndex).toBe(1);
+    expect(hearth({ alternative_index: 2 ** 31 })).toThrow(/damaged.*alternative_index/);
+    expect(hearth({ rating: 2 ** 31 })).toThrow(/damaged.*rating/);
+    expect(hearth({}, { message_indexes: [2 ** 53] })).toThrow(/damaged.*message_indexes/);
+  });
+
   it("keeps only Hearth's own image paths and memories that still have text and messages", () => {
     const chat = readHearthChat({
       format: "hearth-chat",
