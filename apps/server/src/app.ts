@@ -233,7 +233,9 @@ export async function createHearth(config: Config, overrides: HearthOverrides = 
     db: database.db,
     guestSignInsPerDay: config.guestSignInsPerDay,
     signUpsPerDay: config.signUpsPerDay,
+    signInsPerMinute: config.signInsPerMinute,
     trustProxy: config.trustProxy,
+    mail: mailer ? { mailer, brand: config.brand.name, publicUrl: config.publicUrl } : null,
   });
   await app.register(accountRoutes, {
     config,

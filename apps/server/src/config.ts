@@ -100,6 +100,8 @@ const envSchema = z.object({
   HEARTH_GUEST_SIGNINS_PER_DAY: z.coerce.number().int().min(0).default(5),
   /** New accounts (e-mail or partner sign-up) one client address may make in 24 hours; 0 means no limit. */
   HEARTH_SIGNUPS_PER_DAY: z.coerce.number().int().min(0).default(20),
+  /** Sign-ins (e-mail and password) the whole site checks per minute, all addresses together; 0 means no limit. */
+  HEARTH_SIGNINS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   HEARTH_REVIEW_PUBLIC_BOTS: z.stringbool().default(true),
   HEARTH_PERSONA_LIMITS: z
     .string()
@@ -265,6 +267,8 @@ export interface Config extends HostsConfig {
   /** Guest sign-ins per client address in 24 hours, so a guest's allowance cannot be reset at will; 0: no limit. */
   guestSignInsPerDay: number;
   signUpsPerDay: number;
+  /** Password sign-ins the whole site checks per minute, so a spread-out guessing run meets a ceiling; 0: no limit. */
+  signInsPerMinute: number;
   /** Public bots go to the moderators' review queue (`pending`) when created or edited. */
   reviewPublicBots: boolean;
   /** Most personas a member may have, by effective tier; null means no limit. Admins have none. */
@@ -454,6 +458,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     waitingRoomCapacity: e.HEARTH_WAITING_ROOM_CAPACITY,
     guestSignInsPerDay: e.HEARTH_GUEST_SIGNINS_PER_DAY,
     signUpsPerDay: e.HEARTH_SIGNUPS_PER_DAY,
+    signInsPerMinute: e.HEARTH_SIGNINS_PER_MINUTE,
     reviewPublicBots: e.HEARTH_REVIEW_PUBLIC_BOTS,
     personaLimits: e.HEARTH_PERSONA_LIMITS,
     profile: { layout: e.HEARTH_PROFILE_LAYOUT, highlightsMax: e.HEARTH_HIGHLIGHTS_MAX },

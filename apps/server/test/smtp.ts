@@ -46,19 +46,25 @@ export async function startSmtp() {
   };
 }
 
-/**
- * The reset link in a mail body. Quoted-printable soft breaks and escapes are undone only when
- * the message says it is quoted-printable: a 7-bit body keeps its text as sent (a token that
- * begins with two hex digits after "=" once read as an escape and failed one run in eight).
- */
+/** The reset link in a mail body (see linkIn). */
 export function resetLinkIn(body: string): URL {
+  return linkIn(body, "reset-password");
+}
+
+/**
+ * The link to a page (`reset-password`, `unlock-sign-in`) in a mail body. Quoted-printable soft
+ * breaks and escapes are undone only when the message says it is quoted-printable: a 7-bit body
+ * keeps its text as sent (a token that begins with two hex digits after "=" once read as an
+ * escape and failed one run in eight).
+ */
+export function linkIn(body: string, page: string): URL {
   const quoted = /^content-transfer-encoding:\s*quoted-printable/im.test(body);
   const plain = quoted
     ? body
         .replace(/=\r?\n/g, "")
         .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
     : body;
-  const match = plain.match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/);
-  if (!match) throw new Error(`no reset link in ${plain}`);
+  const match = plain.match(new RegExp(`https?://\\S+/${page}\\?token=[\\w-]+`));
+  if (!match) throw new Error(`no ${page} link in ${plain}`);
   return new URL(match[0]);
 }

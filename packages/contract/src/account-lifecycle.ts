@@ -76,3 +76,7 @@ export type EmailUpdate = z.infer<typeof emailUpdate>;
 /** A one-time password reset link an administrator hands to the member. */
 export const passwordResetLink = z.object({ url: z.string(), expires_at: z.string() });
 export type PasswordResetLink = z.infer<typeof passwordResetLink>;
+
+/** POST /api/account/unlock-sign-in: the one-time token of a mailed unlock link. */
+export const signInUnlock = z.object({ token: z.string().min(1).max(200) }).strict();
+export type SignInUnlock = z.infer<typeof signInUnlock>;

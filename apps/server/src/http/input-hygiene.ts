@@ -16,6 +16,14 @@ export function installInputHygiene(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The same rules for a body a route parses itself (better-auth's raw bodies): throws the 400 for
+ * a NUL, answers the value with lone surrogates replaced.
+ */
+export function cleanInput<T>(value: T): T {
+  return clean(value);
+}
+
 const nulError = () =>
   new HttpError(
     400,

@@ -37,6 +37,7 @@ const ONBOARDING_EXEMPT = new Set([
   "/user-not-found",
   "/update-email",
   "/reset-password",
+  "/unlock-sign-in",
   "/terms",
   "/privacy",
   "/refund",

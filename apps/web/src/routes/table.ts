@@ -341,6 +341,13 @@ export const routeTable: readonly RouteEntry[] = [
     title: "Choose a new password",
     screen: () => import("./reset-password.tsx"),
   },
+  // Named here: where a mailed unlock link leads, after wrong passwords locked signing in.
+  {
+    path: "/unlock-sign-in",
+    layout: "main",
+    title: "Unlock signing in",
+    screen: () => import("./unlock-sign-in.tsx"),
+  },
   // Protected, view_my_chat_bots
   { path: "/my-characters", ...myChatbots },
   { path: "/my-chatbots", ...myChatbots },

@@ -4,12 +4,13 @@ import {
   onboardingState,
   onboardingSubmit,
   passwordResetLink,
+  signInUnlock,
 } from "../account-lifecycle.ts";
 import { me } from "../accounts.ts";
 import { endpoint, idParams } from "../endpoint.ts";
 
 /**
- * Onboarding, deletion, the update-email page and reset links. Requesting a reset by e-mail and
+ * Onboarding, deletion, the update-email page, reset and unlock links. Requesting a reset by e-mail and
  * setting the new password are better-auth's own routes (/api/auth/request-password-reset,
  * /api/auth/reset-password), outside this contract.
  */
@@ -67,5 +68,15 @@ export const accountLifecycleEndpoints = {
     params: idParams,
     response: passwordResetLink,
     status: 201,
+  }),
+  unlockSignIn: endpoint({
+    method: "POST",
+    path: "/api/account/unlock-sign-in",
+    summary:
+      "Follow a mailed unlock link: ends the sign-in lock that wrong passwords set on the account (the token is the check)",
+    tag: "Accounts",
+    access: "anyone",
+    body: signInUnlock,
+    response: null,
   }),
 };

@@ -1,10 +1,15 @@
+import type { ApiError } from "@hearth/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { HttpError, notFound } from "../../http/errors.ts";
-import { guestAllowance, inWords, signUpAllowance, withinAllowance } from "./allowance.ts";
+import { notFound } from "../../http/errors.ts";
+import type { Mailer } from "../../ports/mail.ts";
+import { guestAllowance, signUpAllowance, withinAllowance } from "./allowance.ts";
 import type { Auth } from "./auth.ts";
-import { ACCOUNT_RULE, ADDRESS_RULE, AuthCounters, addressKey } from "./throttle.ts";
+import { type AuthBody, emailOf, readAuthBody } from "./auth-body.ts";
 import { withRequester } from "./first-admin.ts";
+import { type AttemptOutcome, PasswordAttempts } from "./password-attempts.ts";
+import { AuthCounters } from "./throttle.ts";
+import { mailUnlockLink } from "./unlock.ts";
 import { toHeaders } from "./viewer.ts";
 
 export interface AuthRoutesOptions {
@@ -14,8 +19,12 @@ export interface AuthRoutesOptions {
   guestSignInsPerDay: number;
   /** New accounts one address may make in 24 hours; 0 means no limit. */
   signUpsPerDay: number;
+  /** Sign-ins the whole site checks per minute (HEARTH_SIGNINS_PER_MINUTE); 0 means no limit. */
+  signInsPerMinute: number;
   /** Whether client addresses come from X-Forwarded-For (HEARTH_TRUST_PROXY). */
   trustProxy: boolean;
+  /** Where unlock links are mailed from when wrong passwords lock an account; null: no mail. */
+  mail: { mailer: Mailer; brand: string; publicUrl: string | null } | null;
 }
 
 /**
@@ -26,14 +35,36 @@ export interface AuthRoutesOptions {
 const CLOSED_PATHS = new Set(["/api/auth/update-user", "/api/auth/change-email"]);
 
 /**
- * Hands /api/auth/* to better-auth as a Fetch Request, after Hearth's own guards: sign-in
- * throttling per account and per address, and the guest sign-in allowance per address. Bodies
- * stay raw strings in this scope, because better-auth parses them itself.
+ * The sign-in methods there are. Any other /sign-in/ path is refused here, so a method a plugin
+ * adds later cannot check passwords outside the throttle until it is guarded like email's.
+ */
+const SIGN_IN_PATHS = new Set([
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-in/anonymous",
+  "/api/auth/sign-in/social",
+]);
+
+/** Routes that check the signed-in account's current password. */
+const PASSWORD_CHECK_PATHS = new Set(["/api/auth/change-password", "/api/auth/verify-password"]);
+
+/**
+ * Hands /api/auth/* to better-auth as a Fetch Request, after Hearth's own guards: every password
+ * tried counted per account, per address and (sign-in) for the whole site, before it is checked
+ * (password-attempts.ts); reset requests and reset links likewise; the guest sign-in and sign-up
+ * allowances per address. Bodies arrive as raw strings and are read once here (auth-body.ts).
  */
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const counters = new AuthCounters(opts.db);
   const guests = guestAllowance(opts.guestSignInsPerDay);
   const signUps = signUpAllowance(opts.signUpsPerDay);
+  const mail = opts.mail;
+  const attempts = new PasswordAttempts(opts.db, {
+    signInsPerMinute: opts.signInsPerMinute,
+    ...(mail && {
+      onFirstAccountLock: (email, linkBase) =>
+        mailUnlockLink({ db: opts.db, log: app.log, ...mail }, email, linkBase),
+    }),
+  });
   let proxyWarned = false;
   const warnAboutProxy = (req: FastifyRequest) => {
     const warning = proxyWarned ? null : untrustedProxyWarning(opts.trustProxy, req.headers);
@@ -52,20 +83,45 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     async handler(req, reply) {
       // The same URL better-auth routes by, so a guard sees exactly the path better-auth will.
       const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? "localhost"}`);
-      const forward = () => toBetterAuth(opts.auth, req, url);
-      if (CLOSED_PATHS.has(url.pathname)) {
+      const path = guardedPath(url.pathname);
+      if (CLOSED_PATHS.has(path)) {
         throw notFound("Profile changes go through PATCH /api/users/me.");
       }
-      if (req.method === "POST") warnAboutProxy(req);
-      if (req.method === "POST" && url.pathname === "/api/auth/sign-in/email") {
-        return send(reply, await throttledSignIn(counters, req, reply, forward));
+      const body = readAuthBody(req);
+      const forward = () => toBetterAuth(opts.auth, req, url, body);
+      if (req.method !== "POST") return send(reply, await forward());
+      warnAboutProxy(req);
+      if (path.startsWith("/api/auth/sign-in/") && !SIGN_IN_PATHS.has(path)) {
+        throw notFound("There is no such way to sign in.");
+      }
+      const email = emailOf(body);
+      const linkBase = `${url.protocol}//${url.host}`;
+      if (path === "/api/auth/sign-in/email") {
+        const attempt = { kind: "password", email, ip: req.ip, site: true, linkBase } as const;
+        return send(reply, await attempts.run(attempt, forward, signInOutcome));
+      }
+      if (PASSWORD_CHECK_PATHS.has(path)) {
+        const session = await opts.auth.api.getSession({ headers: toHeaders(req.headers) }).catch(() => null);
+        // Without a session better-auth checks no password, only answers 401.
+        if (!session) return send(reply, await forward());
+        const attempt = { kind: "password", email: session.user.email.toLowerCase(), ip: req.ip } as const;
+        return send(reply, await attempts.run(attempt, forward, (r) => codeOutcome(r, "INVALID_PASSWORD")));
+      }
+      if (path === "/api/auth/request-password-reset") {
+        // Every request counts: each may send a mail, and none is a guess to forgive.
+        const attempt = { kind: "resetRequest", email, ip: req.ip } as const;
+        return send(reply, await attempts.run(attempt, forward, (r) => (r.ok ? "wrong" : "other")));
+      }
+      if (path === "/api/auth/reset-password") {
+        const attempt = { kind: "resetLink", email: null, ip: req.ip } as const;
+        return send(reply, await attempts.run(attempt, forward, (r) => codeOutcome(r, "INVALID_TOKEN")));
       }
       // A failed attempt (better-auth's refusal) gives its use back.
       const failed = (response: Response) => !response.ok;
-      if (req.method === "POST" && url.pathname === "/api/auth/sign-in/anonymous") {
+      if (path === "/api/auth/sign-in/anonymous") {
         return send(reply, await withinAllowance(counters, guests, req, reply, forward, failed));
       }
-      if (req.method === "POST" && url.pathname === "/api/auth/sign-up/email") {
+      if (path === "/api/auth/sign-up/email") {
         return send(reply, await withinAllowance(counters, signUps, req, reply, forward, failed));
       }
       return send(reply, await forward());
@@ -73,19 +129,52 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
   });
 }
 
-async function toBetterAuth(auth: Auth, req: FastifyRequest, url: URL): Promise<Response> {
-  const hasBody = req.method !== "GET" && typeof req.body === "string" && req.body.length > 0;
+/**
+ * The path as the guards compare it: decoded, lowercased, without trailing slashes. better-auth
+ * answers 404 to most of these spellings, but a guard that matches them all cannot be walked
+ * around by one it would not.
+ */
+function guardedPath(pathname: string): string {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // Malformed escapes: compared as they are (better-auth finds no route for them).
+  }
+  return decoded
+    .toLowerCase()
+    .replace(/\/+/g, "/")
+    .replace(/(.)\/$/, "$1");
+}
+
+/** A wrong password or an unknown address (both better-auth's 401, so no account is revealed). */
+const signInOutcome = (response: Response): AttemptOutcome =>
+  response.status === 401 ? "wrong" : response.ok ? "right" : "other";
+
+/** Wrong when better-auth refused with this code (read from a copy of the answer). */
+async function codeOutcome(response: Response, wrongCode: string): Promise<AttemptOutcome> {
+  if (response.ok) return "right";
+  const code = await response
+    .clone()
+    .json()
+    .then((json: unknown) => (json as { code?: unknown } | null)?.code)
+    .catch(() => null);
+  return code === wrongCode ? "wrong" : "other";
+}
+
+async function toBetterAuth(auth: Auth, req: FastifyRequest, url: URL, body: AuthBody): Promise<Response> {
   // Who is asking, for the first-administrator rule (first-admin.ts).
   let headers = withRequester(toHeaders(req.headers), req);
   if (req.method === "POST" && /^\/api\/auth\/sign-(in|up)\//.test(url.pathname)) {
     headers = await withoutDeadSession(auth, headers);
   }
+  if (body.present) {
+    headers = new Headers(headers);
+    headers.set("content-type", "application/json");
+    headers.delete("content-length");
+  }
   return auth.handler(
-    new Request(url, {
-      method: req.method,
-      headers,
-      body: hasBody ? (req.body as string) : undefined,
-    }),
+    new Request(url, { method: req.method, headers, body: body.present ? body.json : undefined }),
   );
 }
 
@@ -112,52 +201,6 @@ async function withoutDeadSession(auth: Auth, headers: Headers): Promise<Headers
   return out;
 }
 
-/**
- * Refused while the account or the address is locked; a wrong password (better-auth's 401)
- * counts against both, a success clears the account's count. An unknown address counts like a
- * wrong password, so the answer never tells which accounts exist.
- */
-async function throttledSignIn(
-  counters: AuthCounters,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  forward: () => Promise<Response>,
-): Promise<Response> {
-  const email = emailOf(req.body);
-  const address = `signin-address:${addressKey(req.ip)}`;
-  const account = email ? `signin-account:${email}` : null;
-  const wait = await counters.lockedFor(account ? [address, account] : [address]);
-  if (wait > 0) {
-    reply.header("retry-after", String(wait));
-    throw new HttpError(
-      429,
-      "tooManyAttempts",
-      `Too many failed sign-ins. Please wait ${inWords(wait)} before trying again.`,
-    );
-  }
-  const response = await forward();
-  if (response.status === 401) {
-    await counters.fail(address, ADDRESS_RULE);
-    if (account) await counters.fail(account, ACCOUNT_RULE);
-  } else if (response.ok && account) {
-    await counters.clear(account);
-  }
-  return response;
-}
-
-/** The sign-in address from a raw JSON body, as better-auth compares it (lowercased). */
-function emailOf(body: unknown): string | null {
-  if (typeof body !== "string") return null;
-  try {
-    const email = (JSON.parse(body) as { email?: unknown } | null)?.email;
-    // Longer than any address: better-auth refuses it anyway, and it would only bloat a key.
-    if (typeof email !== "string" || email.length > 320) return null;
-    return email.trim().toLowerCase() || null;
-  } catch {
-    return null;
-  }
-}
-
 async function send(reply: FastifyReply, response: Response) {
   reply.status(response.status);
   for (const [key, value] of response.headers) {
@@ -167,11 +210,33 @@ async function send(reply: FastifyReply, response: Response) {
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header("set-cookie", cookies);
-  if (!response.body) return reply.send(null);
-  const body = Buffer.from(await response.arrayBuffer());
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : Buffer.alloc(0);
+  if (body.length === 0) {
+    const refusal = bodilessRefusal(response.status);
+    if (!refusal) return reply.send(null);
+    reply.header("content-type", "application/json; charset=utf-8");
+    return reply.send(refusal);
+  }
   return reply.send(
     response.headers.get("content-type")?.includes("json") ? withoutSessionTokens(body) : body,
   );
+}
+
+/**
+ * Some of better-auth's refusals carry no body (a disabled route's 404, say): they get Hearth's
+ * `{ code, message }`, so every 4xx a client sees says what went wrong.
+ */
+function bodilessRefusal(status: number): ApiError | null {
+  if (status < 400 || status >= 500) return null;
+  const known: Record<number, ApiError> = {
+    400: { code: "invalidRequest", message: "The request is not valid." },
+    401: { code: "unauthorized", message: "Please sign in." },
+    403: { code: "forbidden", message: "You are not allowed to do this." },
+    404: { code: "notFound", message: "Not found" },
+    415: { code: "unsupportedMediaType", message: "This content type is not accepted here." },
+    429: { code: "rateLimited", message: "Too many requests. Please slow down." },
+  };
+  return known[status] ?? { code: "invalidRequest", message: "The request was refused." };
 }
 
 /**

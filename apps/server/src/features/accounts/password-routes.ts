@@ -1,9 +1,11 @@
 import { accountEndpoints } from "@hearth/contract";
 import { APIError } from "better-auth/api";
 import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
+import { PasswordAttempts } from "./password-attempts.ts";
 import { passwordProblem } from "./passwords.ts";
 import { isRestricted } from "./policy.ts";
 import { requireViewer, toHeaders } from "./viewer.ts";
@@ -16,7 +18,12 @@ export const NO_PASSWORD =
  * Password change from the profile: better-auth's change-password underneath (its hook applies
  * passwords.ts and always signs out the other sessions); this session gets a fresh cookie.
  */
-export async function passwordRoutes(app: FastifyInstance, { auth, brand }: { auth: Auth; brand: string }) {
+export async function passwordRoutes(
+  app: FastifyInstance,
+  { auth, brand, db }: { auth: Auth; brand: string; db: Db },
+) {
+  // A wrong current password counts with the account's wrong sign-ins (password-attempts.ts).
+  const attempts = new PasswordAttempts(db, { signInsPerMinute: 0 });
   route(app, accountEndpoints.changePassword, async ({ req, reply, body }) => {
     const viewer = await requireViewer(auth, req);
     if (viewer.isGuest) throw new HttpError(403, "forbidden", "Guests have no password to change.");
@@ -31,20 +38,26 @@ export async function passwordRoutes(app: FastifyInstance, { auth, brand }: { au
     const problem = await passwordProblem(body.new_password, { email, name, username, brand });
     if (problem) throw invalidField("new_password", problem);
     try {
-      const { headers } = await auth.api.changePassword({
-        body: {
-          currentPassword: body.current_password,
-          newPassword: body.new_password,
-          revokeOtherSessions: true,
-        },
-        headers: toHeaders(req.headers),
-        returnHeaders: true,
-      });
+      const { headers } = await attempts.run(
+        { kind: "password", email: viewer.email?.toLowerCase() ?? null, ip: req.ip },
+        () =>
+          auth.api.changePassword({
+            body: {
+              currentPassword: body.current_password,
+              newPassword: body.new_password,
+              revokeOtherSessions: true,
+            },
+            headers: toHeaders(req.headers),
+            returnHeaders: true,
+          }),
+        () => "right",
+        (error) => (apiErrorCode(error) === "INVALID_PASSWORD" ? "wrong" : "other"),
+      );
       const cookies = headers.getSetCookie();
       if (cookies.length > 0) reply.header("set-cookie", cookies);
     } catch (error) {
       if (error instanceof APIError) {
-        const code = (error.body as { code?: string } | undefined)?.code;
+        const code = apiErrorCode(error);
         if (code === "INVALID_PASSWORD") throw invalidField("current_password", WRONG_PASSWORD);
         if (code === "CREDENTIAL_ACCOUNT_NOT_FOUND") throw new HttpError(400, "invalidRequest", NO_PASSWORD);
       }
@@ -53,6 +66,9 @@ export async function passwordRoutes(app: FastifyInstance, { auth, brand }: { au
     return undefined;
   });
 }
+
+const apiErrorCode = (error: unknown) =>
+  error instanceof APIError ? (error.body as { code?: string } | undefined)?.code : undefined;
 
 const invalidField = (path: string, message: string) =>
   new HttpError(400, "invalidRequest", message, [{ path, message }]);

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { authCounters } from "./schema.ts";
 
@@ -23,45 +23,78 @@ export const ADDRESS_RULE: LockRule = { threshold: 20, baseSeconds: 60, maxSecon
 /** Counts (failures, guest sign-ins) start over this long after a key's first one. */
 export const WINDOW_SECONDS = 24 * 60 * 60;
 
+/**
+ * A reserved attempt, or a refusal: the seconds to wait, and when this refusal set the lock, its
+ * number in the window (1 for the first).
+ */
+export type Reservation = { reserved: true } | { reserved: false; wait: number; lock: number | null };
+
 export class AuthCounters {
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Whole seconds until the last lock among these keys ends; 0 when none holds. */
-  async lockedFor(keys: string[]): Promise<number> {
-    if (keys.length === 0) return 0;
-    const now = this.now();
-    const rows = await this.db
-      .select({ until: authCounters.blockedUntil })
-      .from(authCounters)
-      .where(and(inArray(authCounters.key, keys), gt(authCounters.blockedUntil, now)));
-    const until = Math.max(0, ...rows.map((r) => (r.until ? r.until.getTime() : 0)));
-    return until > 0 ? Math.ceil((until - now.getTime()) / 1000) : 0;
-  }
-
-  /** Counts one failure; the one that reaches the threshold locks the key and starts counting anew. */
-  async fail(key: string, rule: LockRule): Promise<void> {
+  /**
+   * Reserves one attempt on a key before the password is checked, in one statement: the attempt
+   * counts as a failure at once, and the key refuses while locked or once its count is full, so
+   * parallel attempts (from any process) check at most `threshold` passwords. A refusal that
+   * finds the count full sets the lock itself, so an attempt that never settles cannot leave the
+   * key refusing without a lock that ends.
+   */
+  async reserve(key: string, rule: LockRule): Promise<Reservation> {
     const now = this.now().toISOString();
     const stale = sql`c.window_started_at <= ${now}::timestamptz - make_interval(secs => ${WINDOW_SECONDS})`;
-    const counted = await this.db.execute<{ count: number }>(sql`
+    const reserved = await this.db.execute(sql`
       INSERT INTO auth_counters AS c (key, count, lockouts, window_started_at)
       VALUES (${key}, 1, 0, ${now}::timestamptz)
       ON CONFLICT (key) DO UPDATE SET
         count = CASE WHEN ${stale} THEN 1 ELSE c.count + 1 END,
         lockouts = CASE WHEN ${stale} THEN 0 ELSE c.lockouts END,
         window_started_at = CASE WHEN ${stale} THEN ${now}::timestamptz ELSE c.window_started_at END
+      WHERE (c.blocked_until IS NULL OR c.blocked_until <= ${now}::timestamptz)
+        AND (${stale} OR c.count < ${rule.threshold})
       RETURNING count`);
-    if (Number(counted.rows[0]?.count ?? 0) < rule.threshold) return;
-    // `count >= threshold` again here: of two processes racing past it, only one sets the lock.
-    await this.db.execute(sql`
+    if (reserved.rows.length > 0) return { reserved: true };
+    const lock = await this.lockIfFull(key, rule);
+    return { reserved: false, wait: await this.lockedFor(key), lock };
+  }
+
+  /**
+   * Settles a reserved attempt whose password was wrong: it stays counted, and the failure that
+   * fills the count locks the key. Answers the lock's number in the window when this call set it.
+   */
+  async failed(key: string, rule: LockRule): Promise<number | null> {
+    return this.lockIfFull(key, rule);
+  }
+
+  /**
+   * Locks a key whose count is full and that is not locked already, starting its count anew;
+   * the back-off doubles with each lock in the window. Of racing callers only one sets it.
+   */
+  private async lockIfFull(key: string, rule: LockRule): Promise<number | null> {
+    const now = this.now().toISOString();
+    const locked = await this.db.execute<{ lockouts: number }>(sql`
       UPDATE auth_counters SET
         count = 0,
         lockouts = lockouts + 1,
         blocked_until = ${now}::timestamptz
           + make_interval(secs => least(${rule.baseSeconds} * power(2, least(lockouts, 20)), ${rule.maxSeconds}))
-      WHERE key = ${key} AND count >= ${rule.threshold}`);
+      WHERE key = ${key} AND count >= ${rule.threshold}
+        AND (blocked_until IS NULL OR blocked_until <= ${now}::timestamptz)
+      RETURNING lockouts`);
+    const lockouts = locked.rows[0]?.lockouts;
+    return lockouts === undefined ? null : Number(lockouts);
+  }
+
+  /** Whole seconds until the key's lock ends; at least 1 while its count is full without one. */
+  private async lockedFor(key: string): Promise<number> {
+    const now = this.now();
+    const [row] = await this.db
+      .select({ until: authCounters.blockedUntil })
+      .from(authCounters)
+      .where(and(eq(authCounters.key, key), gt(authCounters.blockedUntil, now)));
+    return row?.until ? Math.max(1, Math.ceil((row.until.getTime() - now.getTime()) / 1000)) : 1;
   }
 
   /** Forgets a key: a successful sign-in clears its account's failures and back-off. */
@@ -73,9 +106,9 @@ export class AuthCounters {
    * Takes one of `limit` uses a window. Answers 0 when taken, else the whole seconds until the
    * window ends. Refused takes do not count, so waiting is enough to be let in again.
    */
-  async take(key: string, limit: number): Promise<number> {
+  async take(key: string, limit: number, windowSeconds = WINDOW_SECONDS): Promise<number> {
     const now = this.now().toISOString();
-    const stale = sql`c.window_started_at <= ${now}::timestamptz - make_interval(secs => ${WINDOW_SECONDS})`;
+    const stale = sql`c.window_started_at <= ${now}::timestamptz - make_interval(secs => ${windowSeconds})`;
     const taken = await this.db.execute(sql`
       INSERT INTO auth_counters AS c (key, count, lockouts, window_started_at)
       VALUES (${key}, 1, 0, ${now}::timestamptz)
@@ -89,11 +122,11 @@ export class AuthCounters {
       .select({ started: authCounters.windowStartedAt })
       .from(authCounters)
       .where(eq(authCounters.key, key));
-    const ends = (row?.started.getTime() ?? 0) + WINDOW_SECONDS * 1000;
+    const ends = (row?.started.getTime() ?? 0) + windowSeconds * 1000;
     return Math.max(1, Math.ceil((ends - Date.parse(now)) / 1000));
   }
 
-  /** Returns a use taken for something that then failed. */
+  /** Returns a use taken (or an attempt reserved) for something that then failed (or did not count). */
   async giveBack(key: string): Promise<void> {
     await this.db.execute(sql`UPDATE auth_counters SET count = greatest(count - 1, 0) WHERE key = ${key}`);
   }
