@@ -1,6 +1,42 @@
+import { availableParallelism } from "node:os";
 import sharp from "sharp";
 
 // The image library (sharp, libvips) is used only here; features ask for what they need.
+
+/**
+ * Decodes that may run at once, each on one libvips thread: half the cores, so the event loop
+ * always has a core of its own. Each decode holds its image's pixels and one of libuv's four
+ * pool threads, which file reads and writes need too; uploads past the cap wait in line.
+ */
+export const DECODES_AT_ONCE = Math.max(1, Math.floor(availableParallelism() / 2));
+sharp.concurrency(1);
+
+/** A first-come, first-served line of at most `size` holders at a time. */
+export class Semaphore {
+  private held = 0;
+  private waiting: (() => void)[] = [];
+  constructor(private size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.held >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.held++;
+    try {
+      return await work();
+    } finally {
+      // The place passes straight to the next in line, so none overtakes it.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.held--;
+    }
+  }
+
+  /** How many hold a place now and how many wait. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.held, waiting: this.waiting.length };
+  }
+}
+
+export const decodes = new Semaphore(DECODES_AT_ONCE);
 
 /** Width and height from the header alone (no pixels decoded); null when it cannot be read. */
 export async function readImageSize(data: Buffer): Promise<{ width: number; height: number } | null> {
@@ -20,17 +56,19 @@ export async function readImageSize(data: Buffer): Promise<{ width: number; heig
  * (EXIF, GPS, ICC, comments) dropped by re-encoding. Throws when the data is damaged or
  * decodes to more than `maxPixels`.
  */
-export async function renderSquareWebp(data: Buffer, sizes: number[], maxPixels: number): Promise<Buffer[]> {
-  const decoded = sharp(data, { limitInputPixels: maxPixels, failOn: "truncated", pages: 1 }).rotate();
-  return Promise.all(
-    sizes.map((size) =>
-      decoded
-        .clone()
-        .resize(size, size, { fit: "cover", position: sharp.strategy.attention })
-        .webp({ quality: 82 })
-        .toBuffer(),
-    ),
-  );
+export function renderSquareWebp(data: Buffer, sizes: number[], maxPixels: number): Promise<Buffer[]> {
+  return decodes.run(() => {
+    const decoded = sharp(data, { limitInputPixels: maxPixels, failOn: "truncated", pages: 1 }).rotate();
+    return Promise.all(
+      sizes.map((size) =>
+        decoded
+          .clone()
+          .resize(size, size, { fit: "cover", position: sharp.strategy.attention })
+          .webp({ quality: 82 })
+          .toBuffer(),
+      ),
+    );
+  });
 }
 
 /** An SVG drawn to PNG. */
@@ -45,7 +83,7 @@ export function solidPng(size: number, background: { r: number; g: number; b: nu
     .toBuffer();
 }
 
-/** Any image sharp reads, re-encoded as PNG. */
-export function toPng(data: Buffer): Promise<Buffer> {
-  return sharp(data).png().toBuffer();
+/** Any image sharp reads up to `maxPixels`, re-encoded as PNG. */
+export function toPng(data: Buffer, maxPixels: number): Promise<Buffer> {
+  return decodes.run(() => sharp(data, { limitInputPixels: maxPixels }).png().toBuffer());
 }

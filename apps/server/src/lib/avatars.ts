@@ -9,10 +9,12 @@ import { sniffImageType } from "./image-type.ts";
 /** Largest avatar upload accepted, in bytes. */
 export const AVATAR_MAX_BYTES = 8 * 1024 * 1024;
 /**
- * Largest image decoded, in pixels (about 6300 x 6300). The header is checked before decoding,
- * so a "PNG bomb" (tiny file, huge canvas) is refused without allocating its pixels.
+ * Largest image decoded, in pixels (5000 x 5000; a 24-megapixel camera photo fits). An avatar is
+ * shown at 512 px at most, and a decode holds every pixel (4 bytes each) while it runs. The
+ * header is checked before decoding, so a "PNG bomb" (tiny file, huge canvas) is refused without
+ * allocating its pixels.
  */
-export const AVATAR_MAX_PIXELS = 40_000_000;
+export const AVATAR_MAX_PIXELS = 25_000_000;
 export const AVATAR_SIZES = { large: 512, small: 128 } as const;
 const ACCEPTED = new Set(["png", "jpeg", "webp", "gif"]);
 
@@ -47,7 +49,7 @@ export async function processAvatar(data: Buffer, maxBytes = AVATAR_MAX_BYTES): 
     throw new HttpError(
       413,
       "payloadTooLarge",
-      `The image is ${size.width} x ${size.height} pixels; the largest accepted is ${AVATAR_MAX_PIXELS / 1_000_000} megapixels (for example 6000 x 6000).`,
+      `The image is ${size.width} x ${size.height} pixels; the largest accepted is ${AVATAR_MAX_PIXELS / 1_000_000} megapixels (for example 5000 x 5000).`,
     );
   }
   try {

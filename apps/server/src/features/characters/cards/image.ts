@@ -1,4 +1,5 @@
 import { toPng } from "../../../adapters/sharp-images.ts";
+import { AVATAR_MAX_PIXELS } from "../../../lib/avatars.ts";
 import { isPng } from "./png.ts";
 import { portraitPng } from "./portrait.ts";
 import type { CardImage } from "./types.ts";
@@ -41,7 +42,7 @@ export async function cardPicture(
     if (!image) continue;
     if (isPng(image.data)) return image.data;
     try {
-      return await toPng(image.data);
+      return await toPng(image.data, AVATAR_MAX_PIXELS);
     } catch {
       // Try the next picture.
     }
