@@ -266,6 +266,7 @@ describe("route table", () => {
       "/subscribe/$frequency",
       "/subscribeOld",
       "/terms",
+      "/unlock-sign-in",
       "/update-email",
       "/user-not-found",
       "/welcome",
@@ -347,6 +348,7 @@ describe("onboarding in the guard (accounts-billing-admin §2.2)", () => {
       "/user-not-found",
       "/update-email",
       "/reset-password",
+      "/unlock-sign-in",
       "/terms",
       "/2257",
     ]) {
