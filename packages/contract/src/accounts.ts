@@ -31,6 +31,19 @@ export const username = z
 /** Control characters and bidirectional overrides can hide or reorder what a name shows. */
 const HIDDEN_CHARACTERS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
+/**
+ * What shows nothing by itself: spaces, format characters (zero-width joiners, the BOM),
+ * combining marks, and the blank letters some scripts have (Hangul fillers, the braille blank).
+ */
+const INVISIBLE_CHARACTERS = /[\p{Z}\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/gu;
+
+/** Whether a name has something to see: one made only of invisible or combining characters has not. */
+export function hasVisibleCharacter(value: string): boolean {
+  return value.replace(INVISIBLE_CHARACTERS, "").length > 0;
+}
+
+export const NAME_INVISIBLE = "Name must contain letters or other visible characters";
+
 /** A display name (accounts-billing-admin §5): 3 to 20 characters after trimming. */
 export const displayName = z
   .string()
@@ -38,7 +51,8 @@ export const displayName = z
   .min(1, "Name can't be empty")
   .min(NAME_MIN, "Name should be of atleast 3 characters")
   .max(NAME_MAX, "Name should be less then 20 characters")
-  .refine((v) => !HIDDEN_CHARACTERS.test(v), "Name can't contain control characters");
+  .refine((v) => !HIDDEN_CHARACTERS.test(v), "Name can't contain control characters")
+  .refine(hasVisibleCharacter, NAME_INVISIBLE);
 
 /** A sign-in address: lowercased, as better-auth stores it. */
 export const emailAddress = z

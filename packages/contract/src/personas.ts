@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasVisibleCharacter, NAME_INVISIBLE } from "./accounts.ts";
 
 /**
  * Personas: the user's own identity in a chat (chat-and-characters §2 Personas pages, §3, §4
@@ -15,7 +16,8 @@ export const personaName = z
   .trim()
   .min(1, "A name is required")
   .max(PERSONA_NAME_MAX, `At most ${PERSONA_NAME_MAX} characters`)
-  .regex(/^[^\p{Cc}\p{Zl}\p{Zp}]*$/u, "A name is one line of text");
+  .regex(/^[^\p{Cc}\p{Zl}\p{Zp}]*$/u, "A name is one line of text")
+  .refine(hasVisibleCharacter, NAME_INVISIBLE);
 
 export const personaHighlights = z
   .string()

@@ -125,7 +125,8 @@ export function createAuth(
       user: {
         create: {
           before: async (user, ctx) => {
-            const data = checkedFields(user, ctx?.path === "/sign-up/email" ? "typed" : "provided");
+            const source = ctx?.path === "/sign-up/email" ? "typed" : "provided";
+            const data = checkedFields(user, source, config.brand.name);
             // The original sign-up form asks for one character more than the profile (§5).
             if (ctx?.path === "/sign-up/email" && typeof data.username === "string") {
               if (data.username.length < SIGN_UP_USERNAME_MIN) {
@@ -151,7 +152,10 @@ export function createAuth(
           // Any other better-auth write of these fields (a login provider's fresh profile, say)
           // meets the same rules; update-user itself is closed.
           before: async (user, ctx) => ({
-            data: { ...user, ...checkedFields(user, ctx?.path === "/update-user" ? "typed" : "provided") },
+            data: {
+              ...user,
+              ...checkedFields(user, ctx?.path === "/update-user" ? "typed" : "provided", config.brand.name),
+            },
           }),
         },
       },
@@ -185,11 +189,12 @@ function resetMail(brand: string, to: string, url: string) {
 }
 
 /** The profile rules (profile-rules.ts) in better-auth's terms: a broken rule is its 400. */
-function checkedFields(user: UserFields, source: FieldSource): CheckedFields {
+function checkedFields(user: UserFields, source: FieldSource, brand: string): CheckedFields {
   try {
     return checkUserFields(
       { username: user.username, name: user.name, image: user.image, email: user.email },
       source,
+      brand,
     );
   } catch (error) {
     if (error instanceof ProfileRuleError) throw new APIError("BAD_REQUEST", { message: error.message });

@@ -1,16 +1,20 @@
 import { accountLifecycleEndpoints, type Me } from "@hearth/contract";
 import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { forbidden, HttpError, unauthorized } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
 import { completeOnboarding, saveOnboarding, toOnboardingState, userRow } from "./onboarding.ts";
 import { isRestricted } from "./policy.ts";
-import { USERNAME_TAKEN, violates } from "./profile-rules.ts";
+import { refuseReservedUsername, USERNAME_TAKEN, violates } from "./profile-rules.ts";
 import { requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";
 
 /** GET/PUT the saved onboarding state and its final submit. */
-export async function onboardingRoutes(app: FastifyInstance, { db, auth }: { db: Db; auth: Auth }) {
+export async function onboardingRoutes(
+  app: FastifyInstance,
+  { config, db, auth }: { config: Config; db: Db; auth: Auth },
+) {
   route(app, accountLifecycleEndpoints.onboarding, async ({ req }) => {
     const viewer = await requireViewer(auth, req);
     const row = await userRow(db, viewer.id);
@@ -33,6 +37,7 @@ export async function onboardingRoutes(app: FastifyInstance, { db, auth }: { db:
     const viewer = await requireViewer(auth, req);
     canOnboard(viewer);
     if (viewer.username) throw alreadyDone();
+    refuseReservedUsername(body.username, config.brand.name);
     let row: Awaited<ReturnType<typeof completeOnboarding>>;
     try {
       row = await completeOnboarding(db, viewer.id, body);

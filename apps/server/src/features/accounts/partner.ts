@@ -3,8 +3,9 @@ import { username as usernameRule } from "@hearth/contract";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { USERNAME_TAKEN, violates } from "./profile-rules.ts";
+import { repairName, USERNAME_TAKEN, violates } from "./profile-rules.ts";
 import { usernameTaken } from "./queries.ts";
+import { isReservedUsername, USERNAME_RESERVED } from "./reserved-names.ts";
 import { users } from "./schema.ts";
 import { type Viewer, viewerFromUser } from "./viewer.ts";
 
@@ -61,13 +62,17 @@ export function signPartnerToken(claims: PartnerClaims, key: string): string {
   return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
 }
 
-/** The partner's user: found by partner id, else created (a taken or invalid username is left for onboarding). */
-export async function partnerAccount(db: Db, claims: PartnerClaims): Promise<Viewer> {
+/**
+ * The partner's user: found by partner id, else created (a taken, reserved or invalid username is
+ * left for onboarding). `brand`: the site's name, reserved like Hearth's own names.
+ */
+export async function partnerAccount(db: Db, claims: PartnerClaims, brand: string): Promise<Viewer> {
   const [found] = await db.select().from(users).where(eq(users.partnerId, claims.sub)).limit(1);
   if (found) return viewerFromUser(found);
   const wanted = usernameRule.safeParse(claims.username ?? "").data ?? null;
-  const username = wanted && !(await usernameTaken(db, wanted)) ? wanted : null;
-  const name = claims.name.trim().slice(0, 20) || "Member";
+  const allowed = wanted && !isReservedUsername(wanted, brand) ? wanted : null;
+  const username = allowed && !(await usernameTaken(db, allowed)) ? allowed : null;
+  const name = repairName(claims.name);
   try {
     return await insertExternal(db, { name, username, partnerId: claims.sub });
   } catch (error) {
@@ -82,7 +87,9 @@ export async function partnerAccount(db: Db, claims: PartnerClaims): Promise<Vie
 export async function createExternalUser(
   db: Db,
   fields: { name: string; username: string },
+  brand: string,
 ): Promise<Viewer> {
+  if (isReservedUsername(fields.username, brand)) throw new HttpError(409, "conflict", USERNAME_RESERVED);
   if (await usernameTaken(db, fields.username)) throw new HttpError(409, "conflict", USERNAME_TAKEN);
   try {
     return await insertExternal(db, { ...fields, partnerId: `external:${randomUUID()}` });

@@ -18,8 +18,15 @@ import { describeLlmKey } from "./llm-key.ts";
 import { userRow as findUserRow } from "./onboarding.ts";
 import { passwordRoutes } from "./password-routes.ts";
 import { isRestricted, refuseRestrictedChanges } from "./policy.ts";
-import { EMAIL_TAKEN, settingsChange, USERNAME_TAKEN, violates } from "./profile-rules.ts";
+import {
+  EMAIL_TAKEN,
+  refuseReservedUsername,
+  settingsChange,
+  USERNAME_TAKEN,
+  violates,
+} from "./profile-rules.ts";
 import { updateProfile, usernameTaken } from "./queries.ts";
+import { isReservedUsername } from "./reserved-names.ts";
 import type { UserRow } from "./schema.ts";
 import { sessionsRoutes } from "./sessions-routes.ts";
 import { getViewer, requireViewer, toMe, type Viewer, viewerFromUser } from "./viewer.ts";
@@ -67,6 +74,8 @@ export async function profileRoutes(
     const viewer = await requireViewer(auth, req);
     canChangeProfile(viewer);
     const change = onlyChanged(viewer, body);
+    // Only a new name: a member who held one before it was reserved may keep it.
+    refuseReservedUsername(change.username, config.brand.name);
     // Highlights, NSFW and the model key are checked against the stored row (the 18+ question is asked once).
     const before = await userRow(viewer.id);
     const settings = settingsChange(before, body, config);
@@ -93,6 +102,7 @@ export async function profileRoutes(
     // One's own name counts as available: keeping it is always allowed.
     const viewer = await getViewer(auth, req);
     if (viewer?.username === parsed.data) return { isAvailable: true };
+    if (isReservedUsername(parsed.data, config.brand.name)) return { isAvailable: false };
     return { isAvailable: !(await usernameTaken(db, parsed.data)) };
   });
 }

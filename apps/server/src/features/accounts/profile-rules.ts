@@ -2,6 +2,7 @@ import {
   avatarAddress,
   displayName,
   emailAddress,
+  hasVisibleCharacter,
   NAME_MAX,
   type ProfileUpdate,
   username,
@@ -10,6 +11,7 @@ import type { z } from "zod";
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { decryptLlmKey, encryptLlmKey } from "./llm-key.ts";
+import { isReservedUsername, USERNAME_RESERVED } from "./reserved-names.ts";
 import type { UserRow } from "./schema.ts";
 
 /**
@@ -53,14 +55,23 @@ export interface CheckedFields {
  */
 export type FieldSource = "typed" | "provided";
 
-/** Checks and normalises the fields present; answers only those (absent stays absent). */
-export function checkUserFields(fields: UserFields, source: FieldSource): CheckedFields {
+/**
+ * Checks and normalises the fields present; answers only those (absent stays absent). `brand` is
+ * the site's name, reserved as a username beside Hearth's own names (reserved-names.ts).
+ */
+export function checkUserFields(fields: UserFields, source: FieldSource, brand: string): CheckedFields {
   const out: CheckedFields = {};
   if ("username" in fields && fields.username !== undefined) {
     const raw = fields.username;
+    const reserved = typeof raw === "string" && isReservedUsername(raw, brand);
     if (raw === null || raw === "") out.username = null;
-    else if (source === "typed") out.username = strictly("username", username, raw);
-    else out.username = username.safeParse(raw).data ?? null;
+    else if (source === "typed") {
+      // Before the alphabet, so a look-alike from another script hears why it is refused.
+      if (reserved) throw new ProfileRuleError("username", USERNAME_RESERVED);
+      out.username = strictly("username", username, raw);
+    }
+    // A provider's reserved name is left for the member to replace at onboarding.
+    else out.username = reserved ? null : (username.safeParse(raw).data ?? null);
   }
   if ("name" in fields && fields.name !== undefined) {
     out.name = source === "typed" ? strictly("name", displayName, fields.name) : repairName(fields.name);
@@ -91,13 +102,23 @@ function strictly<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** A provider's display name: hidden characters dropped, cut to the maximum, never empty. */
-function repairName(raw: unknown): string {
+/** A provider's display name: hidden characters dropped, cut to the maximum, never blank. */
+export function repairName(raw: unknown): string {
   const cleaned = String(raw ?? "")
     .replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, "")
     .trim();
   // Cut by characters, so an emoji is never split in half.
-  return Array.from(cleaned).slice(0, NAME_MAX).join("").trim() || "Member";
+  const cut = Array.from(cleaned).slice(0, NAME_MAX).join("").trim();
+  return hasVisibleCharacter(cut) ? cut : "Member";
+}
+
+/** A username the person chose, checked against the reserved names; throws the field's 400. */
+export function refuseReservedUsername(name: string | null | undefined, brand: string): void {
+  if (name && isReservedUsername(name, brand)) {
+    throw new HttpError(400, "invalidRequest", USERNAME_RESERVED, [
+      { path: "username", message: USERNAME_RESERVED },
+    ]);
+  }
 }
 
 /** True for PostgreSQL's unique (23505) or check (23514) violation of the named constraint; drizzle wraps driver errors in `cause`. */

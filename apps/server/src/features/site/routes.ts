@@ -69,7 +69,7 @@ export async function siteRoutes(app: FastifyInstance, { config, db, auth }: Sit
   route(app, siteEndpoints.partnerLogin, async ({ body, reply }) => {
     assertPartnerMode(config);
     const claims = verifyPartnerToken(body.token, config.site.partnerKey);
-    const viewer = await partnerAccount(db, claims);
+    const viewer = await partnerAccount(db, claims, config.brand.name);
     await startSession(auth, viewer.id, reply);
     return toMe(viewer);
   });
@@ -77,7 +77,7 @@ export async function siteRoutes(app: FastifyInstance, { config, db, auth }: Sit
   const withinSignUps = signUpGate(db, config.signUpsPerDay);
   route(app, siteEndpoints.externalSignup, async ({ req, body, reply }) => {
     assertPartnerMode(config);
-    const viewer = await withinSignUps(req, reply, () => createExternalUser(db, body));
+    const viewer = await withinSignUps(req, reply, () => createExternalUser(db, body, config.brand.name));
     await startSession(auth, viewer.id, reply);
     return toMe(viewer);
   });
