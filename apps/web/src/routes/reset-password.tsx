@@ -32,7 +32,10 @@ export default function ResetPasswordScreen() {
       await api.post<unknown>("/api/auth/reset-password", { token, newPassword: password });
       setDone(true);
     } catch (e) {
-      setServerError(errorMessage(e));
+      // A refused password (too short, easy to guess) is said under the field; a bad link above the form.
+      const message = errorMessage(e);
+      if (/password/i.test(message)) setError(message);
+      else setServerError(message);
     } finally {
       setSaving(false);
     }

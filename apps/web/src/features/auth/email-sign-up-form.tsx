@@ -60,8 +60,16 @@ export function EmailSignUpForm({ redirectTo }: { redirectTo: string }) {
       await signedIn(redirectTo);
     } catch (error) {
       const message = errorMessage(error);
-      // The server's username refusals (taken since the check, or a rule) belong under the field.
-      if (message.startsWith("Username")) setErrors((e) => ({ ...e, username: message }));
+      // The server's refusals of one field (a username taken since the check or reserved, a
+      // name with nothing visible, a password easy to guess) belong under that field.
+      const field = /username/i.test(message)
+        ? "username"
+        : /password/i.test(message)
+          ? "password"
+          : /^name\b/i.test(message)
+            ? "name"
+            : null;
+      if (field) setErrors((e) => ({ ...e, [field]: message }));
       else setServerError(message);
       setSubmitting(false);
     }

@@ -1,5 +1,6 @@
+import { NAME_INVISIBLE } from "@hearth/contract";
 import { describe, expect, it } from "vitest";
-import { checkSignUpUsername } from "./validation.ts";
+import { checkName, checkSignUpUsername } from "./validation.ts";
 
 describe("checkSignUpUsername (accounts-billing-admin §5, original sign-up)", () => {
   it.each([
@@ -14,5 +15,13 @@ describe("checkSignUpUsername (accounts-billing-admin §5, original sign-up)", (
     ["Ada_Lovelace", null],
   ])("%j: %s", (value, expected) => {
     expect(checkSignUpUsername(value)).toBe(expected);
+  });
+});
+
+describe("checkName", () => {
+  it("refuses a name with nothing visible and keeps the rest", () => {
+    expect(checkName("\u200b\u200b\u200b")).toBe(NAME_INVISIBLE);
+    expect(checkName("\u0301\u0301\u0301")).toBe(NAME_INVISIBLE);
+    expect(checkName("Zoë")).toBeNull();
   });
 });

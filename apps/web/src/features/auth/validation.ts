@@ -4,6 +4,8 @@
  * Name and username rules follow accounts-billing-admin §5; the password limits are the server's (the contract's).
  */
 import {
+  hasVisibleCharacter,
+  NAME_INVISIBLE,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SIGN_UP_USERNAME_MIN,
@@ -37,6 +39,7 @@ export function checkName(name: string): string | null {
   if (!trimmed) return "Name can't be empty";
   if (trimmed.length < nameMinLength) return "Name should be of atleast 3 characters";
   if (trimmed.length > nameMaxLength) return "Name should be less than 20 characters";
+  if (!hasVisibleCharacter(trimmed)) return NAME_INVISIBLE;
   return null;
 }
 
