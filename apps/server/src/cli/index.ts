@@ -74,7 +74,7 @@ user
   .requiredOption("--email <email>", "sign-in address")
   .option(
     "--password <password>",
-    `password (at least ${PASSWORD_MIN_LENGTH} characters, not a common one); generated and printed when omitted`,
+    `password (at least ${PASSWORD_MIN_LENGTH} characters, hard to guess); generated and printed when omitted`,
   )
   .option("--name <name>", "display name", "Admin")
   .option("--username <username>", "username (3-20 letters, digits, _ or -)")
