@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
 import { ensureSystemUser } from "../characters/index.ts";
-import { claimFirstAdmin, FIRST_ADMIN_LOCK_KEY, settleFirstAdmin } from "./first-admin.ts";
+import {
+  claimFirstAdmin,
+  FIRST_ADMIN_LOCK_KEY,
+  requesterFromHeaders,
+  settleFirstAdmin,
+} from "./first-admin.ts";
 import { accounts, users } from "./schema.ts";
 
 /** The first account that signs up on a fresh install becomes the administrator (issue 9). */
@@ -102,7 +107,7 @@ describe.each(drivers)("first administrator on %s", (driver) => {
     expect(await me(t, lan)).toMatchObject({ is_admin: false, is_guest: false });
     // A client cannot claim to be this machine with Hearth's own request headers.
     const forged = await signUpFrom(t, "192.168.1.31", "http://192.168.1.5:3000", {
-      "x-hearth-from-loopback": "yes",
+      "x-hearth-requester": JSON.stringify({ loopback: true, host: "localhost" }),
     });
     expect((await me(t, forged)).is_admin).toBe(false);
     expect(await configFrom(t, "127.0.0.1")).toBe(false);
@@ -170,6 +175,16 @@ describe.each(drivers)("first administrator on %s", (driver) => {
     } finally {
       await testDb.drop();
     }
+  });
+});
+
+describe("the requester better-auth's hook reads", () => {
+  it("is believed only as Hearth wrote it, never as a client forged it", () => {
+    const forged = JSON.stringify({ loopback: true, host: "localhost" });
+    expect(requesterFromHeaders(new Headers({ "x-hearth-requester": forged }))).toBeNull();
+    expect(requesterFromHeaders(new Headers({ "x-hearth-requester": "not json" }))).toBeNull();
+    expect(requesterFromHeaders(new Headers())).toBeNull();
+    expect(requesterFromHeaders(undefined)).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
@@ -15,11 +16,13 @@ import { fromLoopback, hostNameOf } from "../../http/host-check.ts";
 export const FIRST_ADMIN_LOCK_KEY = 7_201_912;
 
 /**
- * Headers Hearth sets on what it hands better-auth, from what fastify derived (behind a trusted
- * proxy, the forwarded address and host); any copy a client sent is replaced.
+ * The header Hearth sets on what it hands better-auth: the requester as fastify derived it
+ * (behind a trusted proxy, the forwarded address and host), any copy a client sent replaced.
+ * It carries this process's random mark, so a client that writes it on some other way into
+ * better-auth is not believed.
  */
-const FROM_LOOPBACK_HEADER = "x-hearth-from-loopback";
-const HOST_HEADER = "x-hearth-request-host";
+const REQUESTER_HEADER = "x-hearth-requester";
+const PROCESS_MARK = randomBytes(16).toString("hex");
 
 /** Who signed up, as far as the first-administrator rule asks. */
 export interface Requester {
@@ -35,18 +38,22 @@ export function requesterOf(req: FastifyRequest): Requester {
 
 /** `headers` plus the requester, for better-auth's hooks to read back (requesterFromHeaders). */
 export function withRequester(headers: Headers, req: FastifyRequest): Headers {
-  const requester = requesterOf(req);
   const out = new Headers(headers);
-  out.set(FROM_LOOPBACK_HEADER, requester.loopback ? "yes" : "no");
-  out.set(HOST_HEADER, requester.host);
+  out.set(REQUESTER_HEADER, JSON.stringify({ mark: PROCESS_MARK, ...requesterOf(req) }));
   return out;
 }
 
 /** The requester withRequester recorded, or null for a call that did not come through it. */
 export function requesterFromHeaders(headers: Headers | undefined): Requester | null {
-  const loopback = headers?.get(FROM_LOOPBACK_HEADER);
-  if (!headers || !loopback) return null;
-  return { loopback: loopback === "yes", host: headers.get(HOST_HEADER) ?? "" };
+  const given = headers?.get(REQUESTER_HEADER);
+  if (!given) return null;
+  try {
+    const { mark, loopback, host } = JSON.parse(given) as Record<string, unknown>;
+    if (mark !== PROCESS_MARK || typeof loopback !== "boolean" || typeof host !== "string") return null;
+    return { loopback, host };
+  } catch {
+    return null;
+  }
 }
 
 /** Whether this requester's sign-up may make the first administrator: from this machine, or through PUBLIC_URL. */
