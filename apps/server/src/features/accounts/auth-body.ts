@@ -39,10 +39,15 @@ export function readAuthBody(req: FastifyRequest): AuthBody {
   return { present: true, value: clean, json: JSON.stringify(clean) };
 }
 
+/** A field of an object body, as read. */
+export function fieldOf(body: AuthBody, name: string): unknown {
+  if (!body.present || !body.value || typeof body.value !== "object") return undefined;
+  return (body.value as Record<string, unknown>)[name];
+}
+
 /** The account's e-mail in a body, as better-auth compares it (trimmed, lowercased). */
 export function emailOf(body: AuthBody): string | null {
-  if (!body.present || !body.value || typeof body.value !== "object") return null;
-  const email = (body.value as { email?: unknown }).email;
+  const email = fieldOf(body, "email");
   // Longer than any address: better-auth refuses it anyway, and it would only bloat a key.
   if (typeof email !== "string" || email.length > 320) return null;
   return email.trim().toLowerCase() || null;

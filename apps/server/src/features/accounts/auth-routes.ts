@@ -5,11 +5,11 @@ import { notFound } from "../../http/errors.ts";
 import type { Mailer } from "../../ports/mail.ts";
 import { guestAllowance, signUpAllowance, withinAllowance } from "./allowance.ts";
 import type { Auth } from "./auth.ts";
-import { type AuthBody, emailOf, readAuthBody } from "./auth-body.ts";
+import { type AuthBody, emailOf, fieldOf, readAuthBody } from "./auth-body.ts";
 import { withRequester } from "./first-admin.ts";
-import { type AttemptOutcome, PasswordAttempts } from "./password-attempts.ts";
+import { type AttemptOutcome, PasswordAttempts, passwordAccountKey } from "./password-attempts.ts";
 import { AuthCounters } from "./throttle.ts";
-import { mailUnlockLink } from "./unlock.ts";
+import { mailUnlockLink, resetTokenOwner } from "./unlock.ts";
 import { toHeaders } from "./viewer.ts";
 
 export interface AuthRoutesOptions {
@@ -113,8 +113,12 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         return send(reply, await attempts.run(attempt, forward, (r) => (r.ok ? "wrong" : "other")));
       }
       if (path === "/api/auth/reset-password") {
+        // Counted per address only: a token names its account only once it is found to be right.
         const attempt = { kind: "resetLink", email: null, ip: req.ip } as const;
-        return send(reply, await attempts.run(attempt, forward, (r) => codeOutcome(r, "INVALID_TOKEN")));
+        const owner = await resetTokenOwner(opts.db, fieldOf(body, "token"));
+        const response = await attempts.run(attempt, forward, (r) => codeOutcome(r, "INVALID_TOKEN"));
+        if (response.ok && owner) await counters.clear(passwordAccountKey(owner));
+        return send(reply, response);
       }
       // A failed attempt (better-auth's refusal) gives its use back.
       const failed = (response: Response) => !response.ok;

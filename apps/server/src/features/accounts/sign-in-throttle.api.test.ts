@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -319,6 +320,26 @@ describe.each(drivers)("sign-in throttle on %s", (driver) => {
       expect((await signIn(user.email, `again ${i}`, from)).statusCode).toBe(401);
     const next = linkIn((await mailTo(user.email)).body, "unlock-sign-in");
     expect(next.searchParams.get("token")).not.toBe(token);
+  });
+
+  it("a password reset by a valid link ends the account's lock", async () => {
+    const user = await h.signUp();
+    const from = newAddress();
+    for (let i = 0; i < THRESHOLD; i++)
+      expect((await signIn(user.email, `wrong ${i}`, from)).statusCode).toBe(401);
+    const token = randomBytes(12).toString("hex");
+    await h.database.db.insert(verifications).values({
+      id: crypto.randomUUID(),
+      identifier: `reset-password:${token}`,
+      value: user.id,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const fresh = "violet tractor harbour lemonade";
+    expect((await signIn(user.email, PASSWORD, newAddress())).statusCode).toBe(429);
+    expect(
+      (await jsonPost("/api/auth/reset-password", { token, newPassword: fresh }, newAddress())).statusCode,
+    ).toBe(200);
+    expect((await signIn(user.email, fresh, from)).statusCode).toBe(200);
   });
 
   it("refuses a NUL in a better-auth body with 400, and repairs lone surrogates", async () => {

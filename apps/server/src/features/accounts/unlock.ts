@@ -77,3 +77,18 @@ async function signsInWithPassword(db: Db, email: string): Promise<boolean> {
     .limit(1);
   return rows.length > 0;
 }
+
+/**
+ * The e-mail of the account a password reset token belongs to, when it is one: a reset proves
+ * the owner reads that mailbox as an unlock link does, so it ends the account's lock too.
+ */
+export async function resetTokenOwner(db: Db, token: unknown): Promise<string | null> {
+  if (typeof token !== "string" || token.length === 0 || token.length > 200) return null;
+  const [row] = await db
+    .select({ email: users.email })
+    .from(verifications)
+    .innerJoin(users, eq(users.id, verifications.value))
+    .where(eq(verifications.identifier, `reset-password:${token}`))
+    .limit(1);
+  return row ? row.email.toLowerCase() : null;
+}
