@@ -129,6 +129,9 @@ export function postFile(
         if (answered) break;
         sent += chunk.length;
         await write(chunk);
+        // The client shares the server's process: it gives way after each chunk, as a client
+        // elsewhere would, instead of making the file in one go while the socket takes it.
+        await new Promise(setImmediate);
       }
       if (opts.contentLength === undefined) req.end(answered ? undefined : tail);
       else if (!answered) req.end(tail);

@@ -75,7 +75,12 @@ export async function readChatStream(chunks: AsyncIterable<Buffer>): Promise<Imp
       for (const line of lines) reader.line(line, ++number);
     };
     for (const chunk of held) feed(splitter.push(chunk));
-    for (let next = await it.next(); !next.done; next = await it.next()) feed(splitter.push(next.value));
+    for (let next = await it.next(); !next.done; next = await it.next()) {
+      feed(splitter.push(next.value));
+      // Chunks already buffered would otherwise be read in one turn of the event loop: one
+      // chunk's lines at a time keeps other requests answered meanwhile.
+      await new Promise(setImmediate);
+    }
     feed(splitter.end());
     return reader.finish();
   } finally {
