@@ -35,6 +35,13 @@ export interface EndpointDef {
   events?: z.ZodType;
   /** Answers a file, not JSON (`response` then describes nothing). */
   file?: string;
+  /**
+   * Takes an optional `Idempotency-Key` header (8-200 printable characters, a new one per user
+   * action): a retry with the same key and request gets the first answer instead of running again
+   * (422 `idempotencyKeyReused` for the same key with another request, 409 `inProgress` while the
+   * first runs); keys are kept a day.
+   */
+  idempotencyKey?: true;
   /** The shape of its 4xx/5xx answers when it is not Hearth's `{ code, message }` (the OpenAI API's). */
   error?: z.ZodType;
 }

@@ -25,6 +25,15 @@ function parameters(schema: z.ZodType | undefined, where: "path" | "query") {
   }));
 }
 
+const idempotencyKeyHeader = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", minLength: 8, maxLength: 200 },
+  description:
+    "One per user action: a retry with the same key and request answers the first answer again, without importing twice (kept 24 h)",
+};
+
 function requestBody(def: EndpointDef) {
   if (!def.body) return undefined;
   if (def.body === "multipart") {
@@ -89,7 +98,11 @@ export function openApiDocument(version: string) {
       tags: [def.tag],
       operationId: `${def.method.toLowerCase()} ${def.path}`,
       "x-access": def.access,
-      parameters: [...parameters(def.params, "path"), ...parameters(def.query, "query")],
+      parameters: [
+        ...parameters(def.params, "path"),
+        ...parameters(def.query, "query"),
+        ...(def.idempotencyKey ? [idempotencyKeyHeader] : []),
+      ],
       ...(requestBody(def) ? { requestBody: requestBody(def) } : {}),
       responses: { ...success(def), ...errors(def) },
     };

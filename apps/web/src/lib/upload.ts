@@ -38,7 +38,43 @@ export function uploadTo<D extends EndpointDef & { body: "multipart" }>(
     if (value !== undefined && value !== null) search.set(key, String(value));
   }
   const url = search.size ? `${path}?${search}` : path;
-  return uploadFile<EndpointResponse<D>>(url, file, onProgress, signal, def.method);
+  if (!def.idempotencyKey) return uploadFile<EndpointResponse<D>>(url, file, onProgress, signal, def.method);
+  return uploadOnce<EndpointResponse<D>>(url, file, onProgress, signal, def.method);
+}
+
+/** Retries of one keyed upload whose answer was lost, or that the server is still handling. */
+const KEYED_RETRIES = 3;
+const RETRY_WAIT_MS = 1000;
+
+/** A new key per user action: 128 random bits (getRandomValues works outside secure contexts too). */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * An upload to an endpoint that takes an Idempotency-Key: one key for this action, reused when
+ * the answer is lost on the way (no connection) or the server is still handling the first try,
+ * so the retry gets the first import's answer instead of importing again.
+ */
+async function uploadOnce<T>(
+  url: string,
+  file: File,
+  onProgress: ((progress: UploadProgress) => void) | undefined,
+  signal: AbortSignal | undefined,
+  method: HttpMethod,
+): Promise<T> {
+  const key = newIdempotencyKey();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await uploadFile<T>(url, file, onProgress, signal, method, key);
+    } catch (error) {
+      const retryable =
+        error instanceof ApiRequestError && (error.status === 0 || error.code === "inProgress");
+      if (!retryable || attempt >= KEYED_RETRIES || signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_WAIT_MS));
+    }
+  }
 }
 
 /**
@@ -52,12 +88,14 @@ function uploadFile<T>(
   onProgress?: (progress: UploadProgress) => void,
   signal?: AbortSignal,
   method: HttpMethod = "POST",
+  idempotencyKey?: string,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     xhr.withCredentials = true;
     xhr.setRequestHeader("accept", "application/json");
+    if (idempotencyKey) xhr.setRequestHeader("idempotency-key", idempotencyKey);
     xhr.upload.onprogress = (event) => {
       onProgress?.({
         loaded: event.loaded,

@@ -20,7 +20,7 @@ export const accountTransferEndpoints = {
     method: "POST",
     path: "/api/account/import",
     summary:
-      "Import an archive from GET /api/account/export (multipart field `file`, at most 200 MB): characters (private), then personas, lorebooks, conversations and settings; answers what was imported and what was left out",
+      "Import an archive from GET /api/account/export (multipart field `file`, at most 200 MB): characters (private), then personas, lorebooks, conversations and settings; answers what was imported and what was left out; the same archive again adds only what is missing (items are recorded by the manifest's SHA-256), so it needs no Idempotency-Key",
     tag: "Accounts",
     access: "member",
     body: "multipart",

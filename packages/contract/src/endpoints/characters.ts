@@ -191,10 +191,11 @@ export const characterEndpoints = {
     method: "POST",
     path: "/api/characters/import",
     summary:
-      "Create a private character from a Tavern card file (PNG, JSON or CharX, multipart field `file`)",
+      "Create a private character from a Tavern card file (PNG, JSON or CharX, multipart field `file`); an Idempotency-Key header makes a retry answer the first import instead of importing again",
     tag: "Characters",
     access: "creator",
     body: "multipart",
+    idempotencyKey: true,
     response: importResult,
     status: 201,
   }),

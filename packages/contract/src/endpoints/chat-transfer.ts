@@ -12,11 +12,12 @@ export const chatTransferEndpoints = {
     method: "POST",
     path: "/api/conversations/import",
     summary:
-      "Import a chat file (multipart field `file`: SillyTavern JSONL or Hearth's chat JSON) as a new conversation with a character; answers what was kept and what was not",
+      "Import a chat file (multipart field `file`: SillyTavern JSONL or Hearth's chat JSON) as a new conversation with a character; answers what was kept and what was not; an Idempotency-Key header makes a retry answer the first import instead of importing again",
     tag: "Chats",
     access: "member",
     query: chatImportQuery,
     body: "multipart",
+    idempotencyKey: true,
     response: chatImportReport,
     status: 201,
   }),

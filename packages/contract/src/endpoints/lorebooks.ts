@@ -67,10 +67,11 @@ export const lorebookEndpoints = {
     method: "POST",
     path: "/api/lorebooks/import",
     summary:
-      "Create a lorebook from a file (multipart field `file`): SillyTavern world-info JSON, a card's JSON or PNG with a character_book, or a bare character_book",
+      "Create a lorebook from a file (multipart field `file`): SillyTavern world-info JSON, a card's JSON or PNG with a character_book, or a bare character_book; an Idempotency-Key header makes a retry answer the first import instead of importing again",
     tag: "Lorebooks",
     access: "member",
     body: "multipart",
+    idempotencyKey: true,
     response: lorebookImportResult,
     status: 201,
   }),

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { route } from "../../http/route.ts";
 import { readUpload } from "../../http/upload.ts";
 import { getViewer } from "../accounts/index.ts";
+import { answerOnce } from "../idempotency/index.ts";
 import { MAX_FILE_BYTES } from "./cards/limits.ts";
 import { importCard } from "./import.ts";
 import { assertCanCreate, assertCanExport } from "./policy.ts";
@@ -15,28 +16,32 @@ export async function cardRoutes(app: FastifyInstance, deps: CharactersRouteDeps
   const creator = async (req: FastifyRequest) => assertCanCreate(await getViewer(deps.auth, req));
 
   // A multipart body is read by the handler itself, after the viewer is checked.
-  route(app, characterEndpoints.import, async ({ req }) => {
+  // A retry with the same Idempotency-Key is answered the first import's bot, not a second one.
+  route(app, characterEndpoints.import, async ({ req, reply }) => {
     const viewer = await creator(req);
     const upload = await readUpload(req, MAX_FILE_BYTES);
-    const { row, report } = await importCard({ service, parseCard: cards.parse }, viewer, upload);
-    return {
-      prompt_cost: await deps.promptCost({
-        name: row.name,
-        greeting: row.greeting,
-        persona: row.persona,
-        personality: row.personality,
-        scenario: row.scenario,
-        dialogue: row.dialogue,
-        system_prompt: row.systemPrompt,
-        post_history_instructions: row.postHistoryInstructions,
-      }),
-      character: toCharacter(
-        { character: row, creatorUsername: viewer.username, isFavorite: false },
-        viewer,
-        storage,
-      ),
-      report,
-    };
+    const keyed = { db: deps.db, req, reply, userId: viewer.id, def: characterEndpoints.import };
+    return answerOnce({ ...keyed, parts: [upload.filename, upload.data] }, async () => {
+      const { row, report } = await importCard({ service, parseCard: cards.parse }, viewer, upload);
+      return {
+        prompt_cost: await deps.promptCost({
+          name: row.name,
+          greeting: row.greeting,
+          persona: row.persona,
+          personality: row.personality,
+          scenario: row.scenario,
+          dialogue: row.dialogue,
+          system_prompt: row.systemPrompt,
+          post_history_instructions: row.postHistoryInstructions,
+        }),
+        character: toCharacter(
+          { character: row, creatorUsername: viewer.username, isFavorite: false },
+          viewer,
+          storage,
+        ),
+        report,
+      };
+    });
   });
 
   /** The editor prices the definition as it is typed, before anything is saved. */

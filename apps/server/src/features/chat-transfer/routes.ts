@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { route } from "../../http/route.ts";
 import { openUpload } from "../../http/upload.ts";
 import { type Auth, getViewer, requireViewer } from "../accounts/index.ts";
+import { answerOnce, idempotencyKeyOf, readWhole } from "../idempotency/index.ts";
 import { assertCanImportChats } from "./policy.ts";
 import { type ChatTransferDeps, ChatTransferService, contentDisposition } from "./service.ts";
 
@@ -27,15 +28,18 @@ export async function chatTransferRoutes(app: FastifyInstance, deps: ChatTransfe
     if (req.method === "POST") assertCanImportChats(viewer);
   });
 
-  route(app, chatTransferEndpoints.import, async ({ req, query }) => {
+  route(app, chatTransferEndpoints.import, async ({ req, reply, query }) => {
     const viewer = assertCanImportChats(await getViewer(deps.auth, req));
     const upload = await openUpload(req, CHAT_IMPORT_MAX_BYTES);
     try {
-      return await service.importChat(viewer, {
-        characterId: query.character_id,
-        userPersonaId: query.user_persona_id ?? null,
-        data: upload.chunks,
-      });
+      const input = { characterId: query.character_id, userPersonaId: query.user_persona_id ?? null };
+      if (idempotencyKeyOf(req) === null)
+        return await service.importChat(viewer, { ...input, data: upload.chunks });
+      // A keyed import is read whole first: a retry is matched to it by the file's hash.
+      const data = await readWhole(upload.chunks);
+      const keyed = { db: deps.db, req, reply, userId: viewer.id, def: chatTransferEndpoints.import };
+      const parts = [input.characterId, input.userPersonaId ?? "", data];
+      return await answerOnce({ ...keyed, parts }, () => service.importChat(viewer, { ...input, data }));
     } finally {
       // A refusal before the file was read (no such character) must not leave the body waiting.
       upload.close();

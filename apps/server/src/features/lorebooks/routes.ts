@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { route } from "../../http/route.ts";
 import { readUpload } from "../../http/upload.ts";
 import { type Auth, getViewer, type Viewer } from "../accounts/index.ts";
+import { answerOnce } from "../idempotency/index.ts";
 import { toCharacterBook, toWorldInfo } from "./formats.ts";
 import { type ReadCard, readLorebookFile } from "./import.ts";
 import { testLorebook } from "./lore-test.ts";
@@ -109,16 +110,21 @@ export async function lorebookRoutes(app: FastifyInstance, deps: LorebookRouteDe
   });
 
   // A multipart body is read by the handler itself, after the viewer is checked.
-  route(app, lorebookEndpoints.import, async ({ req }) => {
+  route(app, lorebookEndpoints.import, async ({ req, reply }) => {
     const viewer = await viewerOf(req);
-    await roomForOneMore(viewer);
     const upload = await readUpload(req, LOREBOOK_IMPORT_MAX_BYTES);
-    const read = await readLorebookFile(upload.data, upload.filename, deps.readCard);
-    return {
-      lorebook: toLorebook(await insertLorebook(db, viewer.id, read.body)),
-      format: read.format,
-      skipped_entries: read.skipped,
-    };
+    const keyed = { db, req, reply, userId: viewer.id, def: lorebookEndpoints.import };
+    // A retry with the same Idempotency-Key is answered the first import's book (and is not
+    // refused as one too many).
+    return answerOnce({ ...keyed, parts: [upload.filename, upload.data] }, async () => {
+      await roomForOneMore(viewer);
+      const read = await readLorebookFile(upload.data, upload.filename, deps.readCard);
+      return {
+        lorebook: toLorebook(await insertLorebook(db, viewer.id, read.body)),
+        format: read.format,
+        skipped_entries: read.skipped,
+      };
+    });
   });
 
   route(app, lorebookEndpoints.export, async ({ req, reply, params, query }) => {
