@@ -33,10 +33,20 @@ const taste = { email: "tess.taste@example.com", name: "Tess Taste" };
 
 const shot = screenshots("waiting-room", { settleMs: 250 });
 
+/** The member's state in the room (GET reads only). */
 async function queueOf(context: BrowserContext, character: Character, conversationId: string) {
   const response = await context.request.get(
     `/api/queue?character_id=${character.id}&conversation_id=${conversationId}`,
   );
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as QueueState;
+}
+
+/** Joins the line, or keeps the place in it (POST), as the chat screen does. */
+async function joinQueue(context: BrowserContext, character: Character, conversationId: string) {
+  const response = await context.request.post("/api/queue", {
+    data: { character_id: character.id, conversation_id: conversationId },
+  });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()) as QueueState;
 }
@@ -88,12 +98,13 @@ describe("waiting room", () => {
     await signIn(context, taste.email);
     character = await createCharacter(context, "Keeper Linden");
     await context.close();
-    // A free member chats (a new chat skips the line), then asks the queue again, as the chat
-    // screen does after a reply: that takes the only access.
+    // A free member chats (a new chat skips the line), then joins the line, as the chat screen
+    // does after a reply: that takes the only access. Reading alone would not have.
     const first = await newPage(browser, server);
     await signUp(first.context, "Ada First");
     holder = { context: first.context, chat: await chatThroughApi(first.context, character) };
-    await queueOf(first.context, character, holder.chat);
+    expect((await queueOf(first.context, character, holder.chat)).status).toBe("not_in_line");
+    await joinQueue(first.context, character, holder.chat);
   });
 
   afterAll(async () => {
@@ -203,7 +214,8 @@ describe("waiting room", () => {
       expires_in: null,
       enabled: true,
     };
-    await page.route("**/api/queue?*", (route) =>
+    // Both the read (GET) and the join (POST) the chat screen makes.
+    await page.route(/\/api\/queue(\?|$)/, (route) =>
       answer ? route.fulfill({ json: answer }) : route.continue(),
     );
     await page.goto(`/chat/${character.id}/${chat}`);

@@ -16,12 +16,13 @@ export const QUEUE_TIME_SHOWN_FROM_S = 60;
 /**
  * `waiting`: in line; `access`: may chat (until idle for QUEUE_ACCESS_IDLE_S); `expired`: access
  * lapsed (said once, then the member is back in line); `refresh`: ask again at once (the state
- * moved while it was read).
+ * moved while it was read); `not_in_line`: neither in line nor admitted (only reading says so:
+ * joining is `POST /api/queue`).
  */
-export const queueStatus = z.enum(["waiting", "access", "refresh", "expired"]);
+export const queueStatus = z.enum(["waiting", "access", "refresh", "expired", "not_in_line"]);
 export type QueueStatus = z.infer<typeof queueStatus>;
 
-/** GET /api/queue?character_id=&conversation_id= */
+/** GET /api/queue?character_id=&conversation_id=, and the body of POST /api/queue. */
 export const queueQuery = z.object({
   /** The character being chatted with: its creator, for one, is let through (`bypass`). */
   character_id: z.uuid().optional(),

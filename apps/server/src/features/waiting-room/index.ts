@@ -1,4 +1,4 @@
-// What the waiting room offers the rest of the server (issue 15 item 1): GET /api/queue, and the
+// What the waiting room offers the rest of the server (issue 15 item 1): /api/queue, and the
 // admission check the chat feature makes before each generation.
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
@@ -9,7 +9,7 @@ import { WaitingRoom, type WaitingRoomDeps } from "./service.ts";
 
 export { WaitingRoom } from "./service.ts";
 
-/** Registers GET /api/queue and answers the room that generations are admitted through. */
+/** Registers GET and POST /api/queue and answers the room that generations are admitted through. */
 export async function installWaitingRoom(
   app: FastifyInstance,
   deps: { db: Db; auth: Auth; capacity: number; timing?: WaitingRoomDeps["timing"] },

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { characters } from "../characters/schema.ts";
 import { conversations } from "../chats/schema.ts";
@@ -130,25 +130,76 @@ export async function passThroughLine(db: Db, input: LineInput): Promise<LineSta
         medianServiceSeconds: null,
       };
     }
-    const position = Number(state.position);
-    const { rows: timing } = await tx.execute<{ median: number | null; next_slot_in: number | null }>(sql`
-      select
-        (select percentile_cont(0.5) within group (order by seconds)::float8 from (
-          select seconds from waiting_room_sessions order by ended_at desc
-          limit ${sql.raw(String(MEASURED_SESSIONS))}
-        ) recent) as median,
-        (select greatest(0, extract(epoch from (last_seen_at + ${idle} - now())))::int
-          from waiting_room where status = 'access'
-          order by last_seen_at offset ${sql.raw(String(Math.max(0, position - 1)))} limit 1) as next_slot_in`);
-    const t = timing[0];
-    return {
-      status: "waiting",
-      wasExpired,
-      position,
-      expiresIn: null,
-      nextSlotIn: position <= capacity && t?.next_slot_in != null ? Number(t.next_slot_in) : null,
-      medianServiceSeconds: t?.median != null ? Number(t.median) : null,
-    };
+    return waitingState(tx, { wasExpired, position: Number(state.position), capacity, idle });
+  });
+}
+
+/** A waiting member's answer: their place, and the times the wait is estimated from. */
+async function waitingState(
+  db: Pick<Db, "execute">,
+  input: { wasExpired: boolean; position: number; capacity: number; idle: SQL },
+): Promise<LineState> {
+  const { wasExpired, position, capacity, idle } = input;
+  const { rows: timing } = await db.execute<{ median: number | null; next_slot_in: number | null }>(sql`
+    select
+      (select percentile_cont(0.5) within group (order by seconds)::float8 from (
+        select seconds from waiting_room_sessions order by ended_at desc
+        limit ${sql.raw(String(MEASURED_SESSIONS))}
+      ) recent) as median,
+      (select greatest(0, extract(epoch from (last_seen_at + ${idle} - now())))::int
+        from waiting_room where status = 'access'
+        order by last_seen_at offset ${sql.raw(String(Math.max(0, position - 1)))} limit 1) as next_slot_in`);
+  const t = timing[0];
+  return {
+    status: "waiting",
+    wasExpired,
+    position,
+    expiresIn: null,
+    nextSlotIn: position <= capacity && t?.next_slot_in != null ? Number(t.next_slot_in) : null,
+    medianServiceSeconds: t?.median != null ? Number(t.median) : null,
+  };
+}
+
+/**
+ * The member's state without changing anything (GET /api/queue): null when they are not in line
+ * and hold no access, `lapsed` for an access idle past its time (swept or not). The place in line
+ * counts the waiting members who still ask, as the next admission pass would.
+ */
+export async function readPlace(
+  db: Db,
+  input: Omit<LineInput, "priority">,
+): Promise<LineState | "lapsed" | null> {
+  const idle = secs(input.idleSeconds);
+  const { rows } = await db.execute<{
+    status: "waiting" | "access" | "expired";
+    lapsed: boolean;
+    position: number | null;
+    expires_in: number | null;
+  }>(sql`
+    select me.status,
+      (me.status = 'expired' or (me.status = 'access' and me.last_seen_at < now() - ${idle})) as lapsed,
+      case when me.status = 'waiting' then (
+        select count(*)::int + 1 from waiting_room o
+        where o.status = 'waiting' and o.last_seen_at >= now() - ${secs(ABANDONED_AFTER_S)}
+          and (o.entered_at + make_interval(secs => o.priority), o.entered_at, o.user_id)
+            < (me.entered_at + make_interval(secs => me.priority), me.entered_at, me.user_id)
+      ) end as position,
+      case when me.status = 'access' then
+        greatest(0, extract(epoch from (me.last_seen_at + ${idle} - now())))::int
+      end as expires_in
+    from waiting_room me where me.user_id = ${input.userId}`);
+  const row = rows[0];
+  if (!row) return null;
+  if (row.lapsed) return "lapsed";
+  if (row.status === "access") {
+    const none = { position: null, nextSlotIn: null, medianServiceSeconds: null };
+    return { status: "access", wasExpired: false, ...none, expiresIn: row.expires_in };
+  }
+  return waitingState(db, {
+    wasExpired: false,
+    position: Number(row.position),
+    capacity: input.capacity,
+    idle,
   });
 }
 

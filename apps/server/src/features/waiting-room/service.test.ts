@@ -6,7 +6,8 @@ import { WaitingRoom } from "./service.ts";
 
 /** When the line cannot be read (accounts-billing-admin § "Queue fetch error"): subscribers in, others wait. */
 describe("waiting room with an unreadable line", () => {
-  const broken = { transaction: () => Promise.reject(new Error("database down")) } as unknown as Db;
+  const down = () => Promise.reject(new Error("database down"));
+  const broken = { transaction: down, execute: down } as unknown as Db;
   const room = new WaitingRoom({ db: broken, capacity: 2 });
   const log = { error: vi.fn() } as unknown as FastifyBaseLogger;
   const person = (over: Record<string, unknown>) =>
@@ -15,6 +16,7 @@ describe("waiting room with an unreadable line", () => {
   it("lets a member with a paid plan in, though its permissions were withdrawn", async () => {
     const limited = person({ role: "basic", status: "active", restriction: "limited" });
     expect((await room.state(limited, {}, log)).status).toBe("access");
+    expect((await room.join(limited, {}, log)).status).toBe("access");
     expect(log.error).toHaveBeenCalled();
   });
 
@@ -24,11 +26,13 @@ describe("waiting room with an unreadable line", () => {
       person({ isAnonymous: true }),
       person({ role: "basic", status: "expired" }),
     ]) {
-      expect(await room.state(who, {}, log)).toMatchObject({
-        status: "waiting",
-        position: null,
-        enabled: true,
-      });
+      for (const ask of [room.state, room.join]) {
+        expect(await ask.call(room, who, {}, log)).toMatchObject({
+          status: "waiting",
+          position: null,
+          enabled: true,
+        });
+      }
     }
   });
 });

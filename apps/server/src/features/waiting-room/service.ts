@@ -10,7 +10,17 @@ import {
   skipsWaitingRoom,
   waitingRoomRefusal,
 } from "./policy.ts";
-import { characterCreator, conversationForBypass, passThroughLine, touchAccess } from "./queries.ts";
+import {
+  characterCreator,
+  conversationForBypass,
+  type LineState,
+  passThroughLine,
+  readPlace,
+  touchAccess,
+} from "./queries.ts";
+
+/** The chat a member asks about: its character or conversation may let them through (`bypass`). */
+type BypassQuery = { character_id?: string; conversation_id?: string };
 
 /**
  * What an access is assumed to hold its slot for before any has been measured: the 20 minutes
@@ -62,20 +72,31 @@ export class WaitingRoom {
   }
 
   /**
-   * GET /api/queue: asking is joining. When the line cannot be read, subscribers are let in and
-   * everyone else waits (accounts-billing-admin § "Queue fetch error"), rather than an error.
+   * GET /api/queue: the member's state, read only (a member not in line is told so, not put in
+   * it). When the line cannot be read, subscribers are let in and everyone else waits
+   * (accounts-billing-admin § "Queue fetch error"), rather than an error.
    */
-  async state(
+  state(viewer: Viewer, query: BypassQuery, log: FastifyBaseLogger): Promise<QueueState> {
+    return this.answerFor(viewer, query, log, () => this.readLine(viewer));
+  }
+
+  /** POST /api/queue: joins the line, or keeps the member's place in it, and admits while there is room. */
+  join(viewer: Viewer, query: BypassQuery, log: FastifyBaseLogger): Promise<QueueState> {
+    return this.answerFor(viewer, query, log, () => this.line(viewer));
+  }
+
+  private async answerFor(
     viewer: Viewer,
-    query: { character_id?: string; conversation_id?: string },
+    query: BypassQuery,
     log: FastifyBaseLogger,
+    line: () => Promise<QueueState>,
   ): Promise<QueueState> {
     if (!this.enabled) return this.answer({ status: "access", enabled: false });
     if (skipsWaitingRoom(viewer)) return this.answer({ status: "access" });
     try {
       const bypass = await this.bypassFor(viewer, query);
       if (bypass) return this.answer({ status: "access", bypass });
-      return await this.line(viewer);
+      return await line();
     } catch (error) {
       if (isLockTimeout(error)) return this.answer({ status: "refresh", retry_after: 1 });
       log.error({ cause: describeError(error) }, "waiting room unreadable; admitting subscribers only");
@@ -100,10 +121,7 @@ export class WaitingRoom {
   }
 
   /** The character the viewer may chat with now whatever the line: their own bot, or a new chat. */
-  private async bypassFor(
-    viewer: Viewer,
-    query: { character_id?: string; conversation_id?: string },
-  ): Promise<string | null> {
+  private async bypassFor(viewer: Viewer, query: BypassQuery): Promise<string | null> {
     const { db } = this.deps;
     if (query.conversation_id) {
       const chat = await conversationForBypass(db, query.conversation_id);
@@ -119,14 +137,27 @@ export class WaitingRoom {
     return null;
   }
 
-  private async line(viewer: Viewer): Promise<QueueState> {
+  /** The state as it stands: a lapsed access is said once (`expired`, no place yet) until the member joins again. */
+  private async readLine(viewer: Viewer): Promise<QueueState> {
     const { capacity } = this.deps;
+    const s = await readPlace(this.deps.db, { userId: viewer.id, capacity, idleSeconds: this.accessIdleS });
+    if (s === null) return this.answer({ status: "not_in_line", retry_after: 0 });
+    if (s === "lapsed") return this.answer({ status: "expired", retry_after: 0 });
+    return this.present(s);
+  }
+
+  private async line(viewer: Viewer): Promise<QueueState> {
     const s = await passThroughLine(this.deps.db, {
       userId: viewer.id,
       priority: priorityOf(viewer),
-      capacity,
+      capacity: this.deps.capacity,
       idleSeconds: this.accessIdleS,
     });
+    return this.present(s);
+  }
+
+  private present(s: LineState): QueueState {
+    const { capacity } = this.deps;
     if (s.status === "access") {
       // Lapsed and let straight back in: said once, and asked again at once to show the access.
       if (s.wasExpired) return this.answer({ status: "expired", retry_after: 0 });

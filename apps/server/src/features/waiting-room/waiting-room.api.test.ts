@@ -20,7 +20,7 @@ import { DEFAULT_SERVICE_S } from "./service.ts";
 
 const CAPACITY = 2;
 
-/** The waiting room (issue 15 item 1): GET /api/queue for every role, the line's order, bypasses, expiry, and generation refused while waiting. */
+/** The waiting room (issue 15 item 1): reading (GET) and joining (POST /api/queue) for every role, the line's order, bypasses, expiry, and generation refused while waiting. */
 describe.each(drivers)("waiting room on %s", (driver) => {
   let h: TestHearth;
   let off: TestHearth;
@@ -45,8 +45,16 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     await h.database.db.delete(waitingRoomSessions);
   });
 
-  const queue = async (who: Person, query = "", on = a) => {
-    const res = await on.get(`/api/queue${query}`, who);
+  type Chat = { character_id?: string; conversation_id?: string };
+  /** Joins the line, or keeps the place in it (POST /api/queue), as a waiting client does. */
+  const queue = async (who: Person, chat: Chat = {}, on = a) => {
+    const res = await on.post("/api/queue", chat, who);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<QueueState>();
+  };
+  /** Reads the state (GET /api/queue), which changes nothing. */
+  const look = async (who: Person, chat: Chat = {}) => {
+    const res = await a.get(`/api/queue?${new URLSearchParams(chat)}`, who);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<QueueState>();
   };
@@ -69,7 +77,7 @@ describe.each(drivers)("waiting room on %s", (driver) => {
 
   it("with no capacity set the room is off: everyone has access", async () => {
     const who = await personAs(off, "free");
-    const state = await queue(who, "", api(off));
+    const state = await queue(who, {}, api(off));
     expect(state).toMatchObject({ status: "access", enabled: false, position: null, bypass: null });
   });
 
@@ -106,8 +114,8 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     try {
       const t = api(timed);
       const [first, second] = await Promise.all([personAs(timed, "free"), personAs(timed, "free")]);
-      expect(await queue(first, "", t)).toMatchObject({ status: "access", expires_in: 300 });
-      expect(await queue(second, "", t)).toMatchObject({ status: "waiting", position: 1, retry_after: 45 });
+      expect(await queue(first, {}, t)).toMatchObject({ status: "access", expires_in: 300 });
+      expect(await queue(second, {}, t)).toMatchObject({ status: "waiting", position: 1, retry_after: 45 });
       const settings = (await t.get("/api/app-settings")).json<AppSettings>();
       expect(settings.limits.waiting_room).toEqual({
         time_shown_from_s: 120,
@@ -185,24 +193,24 @@ describe.each(drivers)("waiting room on %s", (driver) => {
   it("a creator's own bot and a chat of one message bypass the line", async () => {
     await people("free", CAPACITY).then((full) => Promise.all(full.map((p) => queue(p))));
     const mine = await insertTestCharacter(h.database.db, creator.id as string);
-    expect(await queue(creator, `?character_id=${mine.id}`)).toMatchObject({
+    expect(await queue(creator, { character_id: mine.id })).toMatchObject({
       status: "access",
       bypass: mine.id,
     });
     const member = await personAs(h, "free");
-    expect((await queue(member, `?character_id=${mine.id}`)).status).toBe("waiting");
+    expect((await queue(member, { character_id: mine.id })).status).toBe("waiting");
     const fresh = await chatOf(member, true);
-    expect(await queue(member, `?conversation_id=${fresh.id}`)).toMatchObject({
+    expect(await queue(member, { conversation_id: fresh.id })).toMatchObject({
       status: "access",
       bypass: fresh.characterId,
     });
     const old = await chatOf(member);
-    expect(await queue(member, `?conversation_id=${old.id}`)).toMatchObject({
+    expect(await queue(member, { conversation_id: old.id })).toMatchObject({
       status: "waiting",
       bypass: null,
     });
     // Someone else's new chat is no bypass.
-    expect((await queue(await personAs(h, "free"), `?conversation_id=${fresh.id}`)).status).toBe("waiting");
+    expect((await queue(await personAs(h, "free"), { conversation_id: fresh.id })).status).toBe("waiting");
   });
 
   it("refuses a generation while waiting (429 waitingRoom, Retry-After) and allows it with access or a bypass", async () => {
@@ -265,6 +273,52 @@ describe.each(drivers)("waiting room on %s", (driver) => {
     expect((await queue(next as Person)).position).toBe(1);
   });
 
+  it("reading changes nothing: GET tells a member outside the line so, and the others their state", async () => {
+    const [first, second, third] = await people("free", 3);
+    const rows = async () => (await h.database.db.select().from(waitingRoom)).length;
+    expect(await look(third as Person)).toMatchObject({ status: "not_in_line", position: null });
+    expect(await rows()).toBe(0);
+    await queue(first as Person);
+    await queue(second as Person);
+    expect(await queue(third as Person)).toMatchObject({ status: "waiting", position: 1 });
+    expect(await look(third as Person)).toMatchObject({ status: "waiting", position: 1 });
+    const held = await look(first as Person);
+    expect(held.status).toBe("access");
+    expect(held.expires_in).toBeGreaterThan(QUEUE_ACCESS_IDLE_S - 10);
+    // An idle access reads as lapsed, but stays as it was until the member joins again.
+    await h.database.db.execute(
+      sql`update waiting_room set last_seen_at = now() - interval '${sql.raw(String(QUEUE_ACCESS_IDLE_S + 5))} seconds'
+          where user_id = ${first?.id}`,
+    );
+    expect(await look(first as Person)).toMatchObject({ status: "expired", position: null });
+    expect(await look(third as Person)).toMatchObject({ status: "waiting", position: 1 });
+    const statuses = await h.database.db.select({ status: waitingRoom.status }).from(waitingRoom);
+    expect(statuses.map((r) => r.status).sort()).toEqual(["access", "access", "waiting"]);
+    expect(await queue(first as Person)).toMatchObject({ status: "expired", position: 1 });
+  });
+
+  it("a page on another site cannot put a member in line: its GET reads, its POST is refused", async () => {
+    const [member] = await people("free", 1);
+    const crossSite = (method: "GET" | "POST") =>
+      h.app.inject({
+        method,
+        url: "/api/queue",
+        headers: {
+          cookie: member?.cookie as string,
+          origin: "http://evil.example",
+          ...(method === "POST" ? { "content-type": "application/json" } : {}),
+        },
+        ...(method === "POST" ? { payload: "{}" } : {}),
+      });
+    const read = await crossSite("GET");
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<QueueState>().status).toBe("not_in_line");
+    const refused = await crossSite("POST");
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json<ApiError>().code).toBe("crossOrigin");
+    expect(await h.database.db.select().from(waitingRoom)).toHaveLength(0);
+  });
+
   describe("who may ask", () => {
     const roles: [Role, number, string | null][] = [
       ["signed out", 401, "unauthorized"],
@@ -277,11 +331,13 @@ describe.each(drivers)("waiting room on %s", (driver) => {
       ["premium", 200, null],
       ["admin", 200, null],
     ];
-    it.each(roles)("%s answers %i", async (role, status, code) => {
-      const res = await a.get("/api/queue", await personAs(h, role));
-      expect(res.statusCode, res.body).toBe(status);
-      if (code) expect(res.json<ApiError>().code).toBe(code);
-      else expect(["access", "waiting"]).toContain(res.json<QueueState>().status);
+    it.each(roles)("%s answers %i to reading and to joining", async (role, status, code) => {
+      const who = await personAs(h, role);
+      for (const res of [await a.get("/api/queue", who), await a.post("/api/queue", {}, who)]) {
+        expect(res.statusCode, res.body).toBe(status);
+        if (code) expect(res.json<ApiError>().code).toBe(code);
+        else expect(["access", "waiting", "not_in_line"]).toContain(res.json<QueueState>().status);
+      }
     });
   });
 });

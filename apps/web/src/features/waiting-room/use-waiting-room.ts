@@ -19,8 +19,24 @@ export interface WaitingRoom extends WaitingRoomView {
 }
 
 /**
- * The viewer's place in the waiting room for this chat. Asking is joining: the first read puts a
- * member without access in line. It asks again after `retry_after` while waiting, at once on
+ * Reads the room's state (GET, which changes nothing) and, when the viewer needs a place in line
+ * (not in it, waiting, or their access lapsed), joins it (POST), which also keeps the place and
+ * lets them in once there is room.
+ */
+async function askQueue(
+  characterId: string,
+  conversationId: string,
+  signal: AbortSignal,
+): Promise<QueueState> {
+  const chat = { character_id: characterId, conversation_id: conversationId };
+  const read = await call(queueEndpoints.state, { query: chat, signal });
+  if (read.status === "access" || read.status === "refresh") return read;
+  return call(queueEndpoints.join, { body: chat, signal });
+}
+
+/**
+ * The viewer's place in the waiting room for this chat: a member without access is put in line
+ * (askQueue). It asks again after `retry_after` while waiting, at once on
  * `refresh`, and when access would lapse; a failed read counts active subscribers as having
  * access and everyone else as waiting. Signed out (nothing to chat with): always open.
  */
@@ -37,11 +53,7 @@ export function useWaitingRoom(
   const timing = useAppSettings().limits.waiting_room;
   const query = useQuery({
     queryKey: waitingRoomKey(characterId, conversationId),
-    queryFn: ({ signal }) =>
-      call(queueEndpoints.state, {
-        query: { character_id: characterId, conversation_id: conversationId },
-        signal,
-      }),
+    queryFn: ({ signal }) => askQueue(characterId, conversationId, signal),
     enabled: me !== null,
     staleTime: 0,
     refetchInterval: (q) => nextCheckMs(q.state.data, q.state.status === "error", timing),
