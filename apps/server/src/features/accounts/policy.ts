@@ -4,6 +4,7 @@ import {
   accountLifecycleEndpoints,
   accountTransferEndpoints,
   adEndpoints,
+  characterEndpoints,
   impersonationEndpoints,
   operationsEndpoints,
   type Permission,
@@ -55,7 +56,8 @@ export const isAdministrator = (viewer: Viewer | null | undefined): boolean =>
  * All a restricted account may still reach (as `METHOD /fastify/pattern`): what its one
  * restriction page reads (the account itself, the site's brand, settings and pages), a way out
  * of an administrator's view, and the rights every account keeps over its own data: downloading
- * it and deleting the account. Anything else answers 403 `restricted`.
+ * it and deleting the account; and stored files (avatars), public to anyone by their key, so no
+ * picture costs a session lookup. Anything else answers 403 `restricted`.
  */
 const RESTRICTED_MAY_REACH = new Set(
   [
@@ -68,6 +70,7 @@ const RESTRICTED_MAY_REACH = new Set(
     accountTransferEndpoints.export,
     accountLifecycleEndpoints.deleteAccount,
     impersonationEndpoints.stop,
+    characterEndpoints.file,
   ].map((e) => `${e.method} ${fastifyPath(e.path)}`),
 );
 
