@@ -18,13 +18,13 @@ import { type Driver, drivers, emptyPglite, TEST_POSTGRES_URL } from "../../../t
  */
 const MIGRATIONS = path.resolve(import.meta.dirname, "../../../drizzle");
 
-/** A copy of the migrations that stops before 0005: the database as an older Hearth left it. */
-function migrationsBefore0005(): string {
+/** A copy of the migrations that stops before `idx`: the database as an older Hearth left it. */
+function migrationsBefore(idx: number): string {
   const dir = mkdtempSync(path.join(tmpdir(), "hearth-migrations-"));
   cpSync(MIGRATIONS, dir, { recursive: true });
   const journalPath = path.join(dir, "meta/_journal.json");
   const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx < 5);
+  journal.entries = journal.entries.filter((e) => e.idx < idx);
   writeFileSync(journalPath, JSON.stringify(journal));
   return dir;
 }
@@ -71,7 +71,7 @@ describe.each(drivers)("migration 0005 on existing usernames (%s)", (driver) => 
   let before: string;
   beforeAll(async () => {
     t = await open(driver);
-    before = migrationsBefore0005();
+    before = migrationsBefore(5);
     await t.migrate(before);
   });
   afterAll(async () => {
@@ -139,5 +139,44 @@ describe.each(drivers)("migration 0005 on existing usernames (%s)", (driver) => 
     await attempt("fresh_name");
     const counters = await t.execute(sql`select count(*)::int as n from auth_counters`);
     expect(counters.rows[0]?.n).toBe(0);
+  });
+});
+
+/**
+ * Migration 0021 marks the deleted creators' account an install already has (made under the
+ * username deleted_user with its own address, no way to sign in) as the system account, and
+ * never a member's account, which has a sign-in.
+ */
+describe.each(drivers)("migration 0021 on an existing deleted-user placeholder (%s)", (driver) => {
+  let before: string;
+  beforeAll(() => {
+    before = migrationsBefore(21);
+  });
+  afterAll(() => {
+    rmSync(before, { recursive: true, force: true });
+  });
+
+  it.each([
+    ["the placeholder, with no sign-in, becomes the system account", false, "deleted-creator"],
+    ["a member who signed up with that address stays a member", true, null],
+  ])("%s", async (_what, withSignIn, expected) => {
+    const t = await open(driver);
+    try {
+      await t.migrate(before);
+      const id = randomUUID();
+      await t.execute(sql`
+        insert into users (id, name, email, username)
+        values (${id}, 'Deleted user', 'deleted-user@hearth.invalid', 'deleted_user')`);
+      if (withSignIn) {
+        await t.execute(sql`
+          insert into accounts (id, account_id, provider_id, user_id, password)
+          values (${randomUUID()}, ${id}, 'credential', ${id}, 'hash')`);
+      }
+      await t.migrate(MIGRATIONS);
+      const after = await t.execute(sql`select system_account from users where id = ${id}`);
+      expect(after.rows).toEqual([{ system_account: expected }]);
+    } finally {
+      await t.close();
+    }
   });
 });
