@@ -1,8 +1,10 @@
 import type { ApiError, ConversationCreated, Message } from "@hearth/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
+import { memories } from "../memories/schema.ts";
 
 describe.each(drivers)("choosing a message's alternative on %s", (driver) => {
   let h: TestHearth;
@@ -50,5 +52,27 @@ describe.each(drivers)("choosing a message's alternative on %s", (driver) => {
     const past = await choose(2 ** 31 - 1);
     expect(past.statusCode).toBe(400);
     expect((past.json() as ApiError).message).toBe("This message has no such alternative.");
+  });
+
+  it("a refused choice keeps the memories written from the message; a chosen one drops them", async () => {
+    const [memory] = await h.database.db
+      .insert(memories)
+      .values({
+        conversationId: greeting.conversation_id,
+        content: "Remembered from the greeting",
+        pinned: false,
+        source: "auto",
+        messageIds: [greeting.id],
+      })
+      .returning({ id: memories.id });
+    const kept = () =>
+      h.database.db
+        .select()
+        .from(memories)
+        .where(eq(memories.id, memory?.id ?? ""));
+    expect((await choose(2 ** 31 - 1)).statusCode).toBe(400);
+    expect(await kept()).toHaveLength(1);
+    expect((await choose(0)).statusCode).toBe(200);
+    expect(await kept()).toHaveLength(0);
   });
 });

@@ -303,18 +303,20 @@ export async function selectAlternative(
   messageId: string,
   index: number,
 ): Promise<MessageRow | null> {
-  // Alternatives that are not selected never feed memory.
-  await forgetMemoriesOf(db, [messageId]);
-  const [row] = await db
-    .update(messages)
-    .set({
-      alternativeIndex: index,
-      content: sql`${messages.alternatives} ->> ${index}::int`,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(messages.id, messageId), gt(sql`jsonb_array_length(${messages.alternatives})`, index)))
-    .returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(messages)
+      .set({
+        alternativeIndex: index,
+        content: sql`${messages.alternatives} ->> ${index}::int`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(messages.id, messageId), gt(sql`jsonb_array_length(${messages.alternatives})`, index)))
+      .returning();
+    // Alternatives that are not selected never feed memory; a refused choice changes nothing.
+    if (row) await forgetMemoriesOf(tx, [messageId]);
+    return row ?? null;
+  });
 }
 
 /** Keeps the conversation summary in step after a reply's text changed. */
