@@ -86,7 +86,7 @@ const bot = (over: Partial<PolicyCharacter> = {}) => ({
   moderationStatus: "approved" as const,
   isNsfw: false,
   avatarKey: null,
-  loraStatus: "none" as const,
+  loraStatus: "not_trained" as const,
   ...over,
 });
 const otherPublic = bot();
@@ -98,9 +98,9 @@ const images = {
   backend: {},
   readyForImages: () => true,
 } as unknown as ImageServices;
-const site = { edition: "standard", memoryManager: true } as const;
+const site = { edition: "roleplay", memoryManager: true } as const;
 const adSite = {
-  edition: "standard",
+  edition: "roleplay",
   product: { ads: { provider: "house" }, events: { analytics: true } },
 } as never;
 const limits = { free: 3, minimal: 5, basic: 10, premium: 20 };

@@ -121,7 +121,8 @@ describe.each(drivers)("a hidden definition stays hidden on %s", (driver) => {
     expect(sent.status).toBe(200);
     const events = await readSse(sent);
     const done = events.at(-1)?.event;
-    if (done?.type !== "done") throw new Error(`the reply ended with ${JSON.stringify(done)}`);
+    if (done?.type !== "done" || !done.message)
+      throw new Error(`the reply ended with ${JSON.stringify(done)}`);
     reply = done.message;
     const started = events.find((m) => m.event.type === "started")?.event;
     generationId = (started as { generation_id: string }).generation_id;
