@@ -110,6 +110,19 @@ describe.each(drivers)("viewing the site as a user on %s", (driver) => {
     expect(await auditOf(other.id)).toEqual([]);
   });
 
+  it("is not open to a restricted administrator, and a view ends once its administrator is restricted", async () => {
+    const restrictedAdmin = await h.signUp({ name: "Ops Two", username: `o_${randomUUID().slice(0, 8)}` });
+    await updateUser(h.database.db, restrictedAdmin.id, { is_admin: true });
+    const target = await member("Bea");
+    const { jar } = await viewAs(target.id, restrictedAdmin);
+    expect((await send("GET", "/api/me", jar.header)).statusCode).toBe(200);
+    await updateUser(h.database.db, restrictedAdmin.id, { restriction: "limited" });
+    // The administrator's rights are the derived ones: a limited account has none, so the view ends.
+    expect((await send("GET", "/api/me", jar.header)).statusCode).toBe(401);
+    const again = await send("POST", `/api/admin/users/${target.id}/impersonate`, restrictedAdmin.cookie);
+    expect(again.statusCode).toBe(403);
+  });
+
   it("shows the site as the user, says who is viewing, and audits the start", async () => {
     const target = await member("Ada");
     const bot = await insertTestCharacter(h.database.db, admin.id);
