@@ -157,11 +157,16 @@ export async function importAccount(
       continue;
     }
     try {
-      const imported = await deps.chats.importChat(viewer, {
-        characterId,
-        userPersonaId: (entry.persona_id && personaIds.get(entry.persona_id)) || null,
-        data: withBookIds(file, bookIds),
-      });
+      // The file is read on a reading thread; its attached books are the ones just imported.
+      const imported = await deps.chats.importChat(
+        viewer,
+        {
+          characterId,
+          userPersonaId: (entry.persona_id && personaIds.get(entry.persona_id)) || null,
+          data: file,
+        },
+        { lorebookIds: bookIds },
+      );
       await ledger.record("conversation", entry.id, imported.conversation_id);
       report.conversations++;
       report.messages += imported.messages;
@@ -263,23 +268,6 @@ async function importLorebooks(
     report.lorebooks++;
   }
   return ids;
-}
-
-/** A Hearth chat file whose attached lorebooks name the books just imported (its other ids are left as they are). */
-function withBookIds(file: Buffer, ids: Map<string, string>): Buffer {
-  if (ids.size === 0) return file;
-  try {
-    const chat = JSON.parse(file.toString("utf8").replace(/^\uFEFF/, "")) as { lorebooks?: unknown };
-    if (!Array.isArray(chat.lorebooks)) return file;
-    chat.lorebooks = chat.lorebooks.map((b: unknown) => {
-      const id = (b as { id?: unknown })?.id;
-      return typeof id === "string" && ids.has(id) ? { ...(b as object), id: ids.get(id) } : b;
-    });
-    return Buffer.from(JSON.stringify(chat), "utf8");
-  } catch {
-    // Not JSON: the chat import names the fault.
-    return file;
-  }
 }
 
 async function importSettings(

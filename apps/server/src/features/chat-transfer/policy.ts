@@ -30,12 +30,3 @@ export function assertCanExportChat(
   if (!mayRead) throw notFound("No such conversation.");
   if (!admin) assertPermission(viewer, "view_chat");
 }
-
-export const unusableChatFile = (message: string) => new HttpError(400, "invalidRequest", message);
-
-export const notAChatFile = () =>
-  new HttpError(
-    415,
-    "unsupportedMediaType",
-    "This is not a chat file. Choose a SillyTavern chat (.jsonl) or a chat exported from Hearth (.json).",
-  );

@@ -5,7 +5,7 @@ import { characters } from "../characters/schema.ts";
 import { type ConversationRow, conversations, type MessageRow, messages } from "../chats/schema.ts";
 import { conversationLorebooks, lorebooks } from "../lorebooks/schema.ts";
 import { memories, memoryProgress } from "../memories/schema.ts";
-import type { ImportedChat } from "./formats/types.ts";
+import type { PreparedChat } from "./formats/prepared.ts";
 
 const PREVIEW_CHARS = 200;
 
@@ -61,9 +61,11 @@ export async function ownLorebookIds(db: Db, userId: string, ids: string[]): Pro
 }
 
 /**
- * Stores an imported chat as a new conversation in one transaction: the conversation, then every
- * message in one INSERT … SELECT from one JSON parameter (so 10,000 messages are one statement,
- * not 10,000, and no bind-parameter limit applies), then its memories and lorebook attachments.
+ * Stores an imported chat as a new conversation in one transaction: the conversation, then its
+ * messages by INSERT … SELECT from JSON parameters (a few MB of rows each, so 100,000 messages are
+ * a few statements, not 100,000, and no bind-parameter limit applies), then its memories and
+ * lorebook attachments. The rows were written off the event loop (prepared.ts); each batch is
+ * decoded only as its statement is sent.
  */
 export async function insertImportedChat(
   db: Db,
@@ -71,16 +73,14 @@ export async function insertImportedChat(
     userId: string;
     characterId: string;
     userPersonaId: string | null;
-    chat: ImportedChat;
+    chat: PreparedChat;
     lorebookIds: string[];
   },
 ): Promise<ConversationRow> {
   const { chat } = input;
   const now = new Date();
   const id = randomUUID();
-  const ids = chat.messages.map(() => randomUUID());
-  const last = chat.messages.at(-1);
-  const first = chat.messages[0];
+  const { last, firstCreatedAt } = chat;
   return db.transaction(async (tx) => {
     const [conversation] = await tx
       .insert(conversations)
@@ -91,37 +91,24 @@ export async function insertImportedChat(
         userPersonaId: input.userPersonaId,
         label: chat.title,
         isSaved: true,
-        messageCount: chat.messages.length,
-        lastMessagePreview: last
-          ? (last.alternatives[last.alternativeIndex] ?? "").slice(0, PREVIEW_CHARS)
-          : null,
+        messageCount: chat.messageCount,
+        lastMessagePreview: last ? last.text.slice(0, PREVIEW_CHARS) : null,
         lastMessageRole: last?.role ?? null,
         lastMessageAt: last?.createdAt ?? null,
-        createdAt: first && first.createdAt < now ? first.createdAt : now,
+        createdAt: firstCreatedAt && firstCreatedAt < now ? firstCreatedAt : now,
         updatedAt: now,
       })
       .returning();
-    if (chat.messages.length) {
-      const rows = chat.messages.map((m, n) => ({
-        n,
-        id: ids[n],
-        role: m.role,
-        content: m.alternatives[m.alternativeIndex] ?? "",
-        alternatives: m.alternatives,
-        alternative_index: m.alternativeIndex,
-        state: m.state,
-        image_url: m.imageUrl,
-        image_prompt: m.imagePrompt,
-        rating: m.rating,
-        created_at: m.createdAt.toISOString(),
-      }));
+    const decoder = new TextDecoder();
+    for (const batch of chat.rowBatches) {
+      // The shown alternative is the message's content: the rows carry it once, in alternatives.
       await tx.execute(sql`
         insert into messages (id, conversation_id, role, content, alternatives, alternative_index, state,
                               image_url, image_prompt, rating, created_at, updated_at)
-        select x.id, ${id}, x.role, x.content, x.alternatives, x.alternative_index, x.state,
-               x.image_url, x.image_prompt, x.rating, x.created_at, ${now}
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-          n int, id text, role text, content text, alternatives jsonb, alternative_index int, state text,
+        select x.id, ${id}, x.role, coalesce(x.alternatives ->> x.alternative_index, ''), x.alternatives,
+               x.alternative_index, x.state, x.image_url, x.image_prompt, x.rating, x.created_at, ${now}
+        from jsonb_to_recordset(${decoder.decode(batch)}::jsonb) as x(
+          n int, id text, role text, alternatives jsonb, alternative_index int, state text,
           image_url text, image_prompt text, rating int, created_at timestamptz)
         order by x.n`);
     }
@@ -132,7 +119,7 @@ export async function insertImportedChat(
           content: m.content,
           pinned: m.pinned,
           source: m.source,
-          messageIds: m.messageIndexes.map((i) => ids[i] as string),
+          messageIds: m.messageIds,
           createdAt: m.createdAt ?? now,
           updatedAt: m.createdAt ?? now,
         })),
@@ -140,7 +127,7 @@ export async function insertImportedChat(
     }
     // Hearth's file carries its memories: its messages count as read, so automatic memory does not
     // write them a second time. A SillyTavern chat is read by automatic memory like any other.
-    if (chat.format === "hearth" && chat.messages.length) {
+    if (chat.format === "hearth" && chat.messageCount) {
       await tx.execute(sql`
         insert into ${memoryProgress} (conversation_id, through_seq)
         select ${id}, max(seq) from ${messages} where conversation_id = ${id}`);

@@ -8,19 +8,23 @@ import type { Db } from "../../db/client.ts";
 import type { AuditWriter, Viewer } from "../accounts/index.ts";
 import { chattable } from "../chats/index.ts";
 import { findPersona, personaNotFound, resolvePersonaForPrompt } from "../personas/index.ts";
-import { isHearthChat, readHearthChat, writeHearthChat } from "./formats/hearth.ts";
+import { isHearthChat, writeHearthChat } from "./formats/hearth.ts";
 import { CHAT_LINE_MAX_CHARS, LineSplitter } from "./formats/lines.ts";
-import { mapNames } from "./formats/names.ts";
+import { type ImportNames, type PreparedChat, prepareChat } from "./formats/prepared.ts";
 import { writeMarkdown, writePrintablePage } from "./formats/readable.ts";
-import { readSillyTavernChat, SillyTavernReader, writeSillyTavernChat } from "./formats/sillytavern.ts";
+import { notAChatFile } from "./formats/refusals.ts";
+import { SillyTavernReader, writeSillyTavernChat } from "./formats/sillytavern.ts";
+import { readChatInThread } from "./formats/threaded-reading.ts";
 import type { ExportedChat, ImportedChat } from "./formats/types.ts";
-import { assertCanExportChat, notAChatFile } from "./policy.ts";
+import { assertCanExportChat } from "./policy.ts";
 import {
   findConversationForExport,
   insertImportedChat,
   ownLorebookIds,
   readConversationContents,
 } from "./queries.ts";
+
+export { readChatFile } from "./formats/whole.ts";
 
 export interface ChatTransferDeps {
   db: Db;
@@ -29,28 +33,18 @@ export interface ChatTransferDeps {
   audit?: AuditWriter;
 }
 
-/** Reads an uploaded chat file: Hearth's JSON, else SillyTavern's JSONL. */
-export function readChatFile(data: Buffer): ImportedChat {
-  const source = data.toString("utf8").replace(/^\uFEFF/, "");
-  // Both formats are JSON text starting with an object: anything else (an image, a zip) is not a chat.
-  if (!source.trimStart().startsWith("{")) throw notAChatFile();
-  let whole: unknown;
-  try {
-    whole = JSON.parse(source);
-  } catch {
-    whole = undefined;
-  }
-  if (whole !== undefined && isHearthChat(whole)) return readHearthChat(whole);
-  return readSillyTavernChat(source);
-}
+/** The next turn of the event loop: other requests are answered meanwhile. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Reads a chat file as it arrives. When its first line is a JSON object of its own (and not
  * Hearth's file), it is SillyTavern's JSONL, read line by line and refused at the first message
  * past the limit without reading on. Anything else is one JSON document (Hearth's chat file),
- * read whole within the upload's byte limit.
+ * collected whole within the upload's byte limit and answered as it is, for a reading thread.
  */
-export async function readChatStream(chunks: AsyncIterable<Buffer>): Promise<ImportedChat> {
+export async function readChatStream(
+  chunks: AsyncIterable<Buffer>,
+): Promise<{ chat: ImportedChat } | { whole: Buffer }> {
   const it = chunks[Symbol.asyncIterator]();
   try {
     const held: Buffer[] = [];
@@ -66,7 +60,7 @@ export async function readChatStream(chunks: AsyncIterable<Buffer>): Promise<Imp
     }
     if (first === null || first === "none" || !startsLines(first.line)) {
       for (let next = await it.next(); !next.done; next = await it.next()) held.push(next.value);
-      return readChatFile(Buffer.concat(held));
+      return { whole: Buffer.concat(held) };
     }
     const splitter = new LineSplitter();
     const reader = new SillyTavernReader();
@@ -79,10 +73,10 @@ export async function readChatStream(chunks: AsyncIterable<Buffer>): Promise<Imp
       feed(splitter.push(next.value));
       // Chunks already buffered would otherwise be read in one turn of the event loop: one
       // chunk's lines at a time keeps other requests answered meanwhile.
-      await new Promise(setImmediate);
+      await nextTurn();
     }
     feed(splitter.end());
-    return reader.finish();
+    return { chat: reader.finish() };
   } finally {
     await it.return?.();
   }
@@ -122,22 +116,25 @@ export class ChatTransferService {
   async importChat(
     viewer: Viewer,
     input: { characterId: string; userPersonaId: string | null; data: Buffer | AsyncIterable<Buffer> },
+    options: { lorebookIds?: ReadonlyMap<string, string> } = {},
   ): Promise<ChatImportReport> {
     const { db } = this.deps;
     const character = await chattable(db, viewer, input.characterId, this.deps.edition);
     if (input.userPersonaId && !(await findPersona(db, viewer.id, input.userPersonaId)))
       throw personaNotFound();
-    const chat = Buffer.isBuffer(input.data) ? readChatFile(input.data) : await readChatStream(input.data);
+    // A SillyTavern chat's names become the persona asked for (its file names none of Hearth's).
+    const asked = await resolvePersonaForPrompt(db, viewer.id, input.userPersonaId);
+    const names: ImportNames = { characterName: character.name, personaName: asked.name };
+    const chat = await this.readChat(input.data, names);
     let personaId = input.userPersonaId;
     if (!personaId && chat.personaId && (await findPersona(db, viewer.id, chat.personaId))) {
       personaId = chat.personaId;
     }
-    const persona = await resolvePersonaForPrompt(db, viewer.id, personaId);
-    const replaced = chat.format === "sillytavern" ? mapNames(chat, character.name, persona.name) : 0;
-    const own = (await ownLorebookIds(db, viewer.id, chat.lorebookIds)).slice(
-      0,
-      LOREBOOKS_PER_CONVERSATION_MAX,
-    );
+    const persona =
+      personaId === input.userPersonaId ? asked : await resolvePersonaForPrompt(db, viewer.id, personaId);
+    // An account archive's books get new ids here: the chat is attached to those.
+    const bookIds = chat.lorebookIds.map((id) => options.lorebookIds?.get(id) ?? id);
+    const own = (await ownLorebookIds(db, viewer.id, bookIds)).slice(0, LOREBOOKS_PER_CONVERSATION_MAX);
     const conversation = await insertImportedChat(db, {
       userId: viewer.id,
       characterId: character.id,
@@ -149,8 +146,8 @@ export class ChatTransferService {
       conversation_id: conversation.id,
       character_id: character.id,
       format: chat.format,
-      messages: chat.messages.length,
-      alternatives: chat.messages.reduce((n, m) => n + m.alternatives.length - 1, 0),
+      messages: chat.messageCount,
+      alternatives: chat.extraAlternatives,
       skipped_system_messages: chat.skippedSystem,
       skipped_empty_messages: chat.skippedEmpty,
       skipped_alternatives: chat.skippedAlternatives,
@@ -159,11 +156,21 @@ export class ChatTransferService {
       other_speakers: chat.otherSpeakers,
       user_name_from: chat.userName,
       user_name_to: persona.name,
-      user_names_replaced: replaced,
+      user_names_replaced: chat.userNamesReplaced,
       memories: chat.memories.length,
       lorebooks: own.length,
-      lorebooks_not_found: new Set(chat.lorebookIds).size - own.length,
+      lorebooks_not_found: new Set(bookIds).size - own.length,
     };
+  }
+
+  /**
+   * A whole file (one JSON document, or a file handed in at once) is read on a reading thread;
+   * a SillyTavern chat read as it arrived is prepared here, giving way between slices of it.
+   */
+  private async readChat(data: Buffer | AsyncIterable<Buffer>, names: ImportNames): Promise<PreparedChat> {
+    const read = Buffer.isBuffer(data) ? { whole: data } : await readChatStream(data);
+    if ("whole" in read) return readChatInThread(read.whole, names);
+    return prepareChat(read.chat, names, nextTurn);
   }
 
   /** A conversation as a file: its body, type and download name. Owner or administrator only. */

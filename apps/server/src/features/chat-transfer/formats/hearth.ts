@@ -1,11 +1,12 @@
 import {
   CHAT_IMPORT_ALTERNATIVES_MAX,
+  CHAT_IMPORT_MESSAGES_MAX,
   HEARTH_CHAT_FORMAT,
   type HearthChatFile,
   hearthChatFile,
   MEMORIES_PER_CONVERSATION_MAX,
 } from "@hearth/contract";
-import { unusableChatFile } from "../policy.ts";
+import { tooManyMessages, unusableChatFile } from "./refusals.ts";
 import { clean, type ExportedChat, type ImportedChat } from "./types.ts";
 
 /**
@@ -30,6 +31,10 @@ const ownImage = (url: string | null | undefined): string | null =>
 
 /** Reads Hearth's chat file, checked by the contract's schema; a broken one is refused with the first problem. */
 export function readHearthChat(json: unknown): ImportedChat {
+  // Counted before the schema reads each message: a chat over the limit is refused as it would
+  // be in SillyTavern's format, without checking messages it will not take.
+  const listed = (json as { messages?: unknown }).messages;
+  if (Array.isArray(listed) && listed.length > CHAT_IMPORT_MESSAGES_MAX) throw tooManyMessages();
   const parsed = hearthChatFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,7 +1,6 @@
 import { CHAT_IMPORT_ALTERNATIVES_MAX, CHAT_IMPORT_MESSAGES_MAX } from "@hearth/contract";
-import { HttpError } from "../../../http/errors.ts";
-import { unusableChatFile } from "../policy.ts";
 import { readDate } from "./dates.ts";
+import { tooManyMessages, unusableChatFile } from "./refusals.ts";
 import { clean, type ExportedChat, type ImportedChat, type ImportedMessage } from "./types.ts";
 
 /**
@@ -22,14 +21,6 @@ const DROPPED_KEYS_MAX = 100;
 const OTHER_SPEAKERS_MAX = 20;
 
 const text = (value: unknown): string | null => (typeof value === "string" ? clean(value) : null);
-
-/** The answer when a chat holds more messages than one import takes. */
-export const tooManyMessages = () =>
-  new HttpError(
-    413,
-    "tooManyMessages",
-    `This chat has more than ${CHAT_IMPORT_MESSAGES_MAX.toLocaleString("en")} messages, the most one import takes.`,
-  );
 
 /** Reads a SillyTavern chat; a line that is not a JSON object is refused with its number. */
 export function readSillyTavernChat(source: string): ImportedChat {
