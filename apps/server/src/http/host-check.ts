@@ -43,12 +43,19 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 /**
  * Whether a request came from this machine: its socket's address is loopback and, behind a
  * trusted proxy, so is every forwarded address (a client could write 127.0.0.1 into
- * X-Forwarded-For itself; the proxy appends the real one after it).
+ * X-Forwarded-For itself; the proxy appends the real one after it). Without a trusted proxy, a
+ * request that names a forwarded client came through a proxy here on someone else's behalf.
  */
-export function fromLoopback(req: Pick<FastifyRequest, "ip" | "ips">): boolean {
+export function fromLoopback(req: Pick<FastifyRequest, "ip" | "ips" | "headers">): boolean {
   // Behind a trusted proxy `ips` is the socket's address and the forwarded ones; else just `ip`.
+  if (!req.ips && FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined)) {
+    // A proxy on this machine that Hearth does not trust forwarded someone else's request.
+    return false;
+  }
   return (req.ips ?? [req.ip]).every(isLoopbackAddress);
 }
+
+const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"];
 
 /** Whether Hearth answers to this host name under these rules. */
 export function hostAllowed(name: string, rules: HostRules): boolean {

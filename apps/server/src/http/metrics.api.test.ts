@@ -44,8 +44,12 @@ describe("who may read /metrics", { timeout: 180_000 }, () => {
         { from: "203.0.113.7", headers: { authorization: `Bearer ${TOKEN}` } },
         // A client cannot make itself this machine by writing X-Forwarded-For without a trusted proxy.
         { from: "203.0.113.7", headers: { "x-forwarded-for": "127.0.0.1" } },
+        // A proxy on this machine that Hearth does not trust, forwarding someone else's request.
+        { from: "127.0.0.1", headers: { "x-forwarded-for": "203.0.113.7" } },
+        { from: "127.0.0.1", headers: { "x-real-ip": "203.0.113.7" } },
+        { from: "127.0.0.1", headers: { forwarded: "for=203.0.113.7" } },
       ),
-    ).toEqual([200, 200, 200, 403, 403, 403]);
+    ).toEqual([200, 200, 200, 403, 403, 403, 403, 403, 403]);
   });
 
   it("behind a trusted proxy, answers only when every address on the way is this machine", async () => {

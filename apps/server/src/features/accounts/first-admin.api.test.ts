@@ -113,6 +113,14 @@ describe.each(drivers)("first administrator on %s", (driver) => {
     expect(await configFrom(t, "127.0.0.1")).toBe(false);
   });
 
+  it("through a proxy on this machine that Hearth does not trust, a first sign-up stays a member", async () => {
+    const t = await start(true);
+    const forwarded = { "x-forwarded-for": "203.0.113.7" };
+    expect(await configFrom(t, "127.0.0.1", forwarded)).toBe(false);
+    const proxied = await signUpFrom(t, "127.0.0.1", "http://localhost:3000", forwarded);
+    expect((await me(t, proxied)).is_admin).toBe(false);
+  });
+
   it("from this machine (IPv6 loopback too), the first sign-up becomes the administrator", async () => {
     const t = await start(true);
     const local = await signUpFrom(t, "::1", "http://[::1]:3000");
