@@ -24,6 +24,34 @@ export async function* jsonlChat(lines: number): AsyncGenerator<Buffer> {
   if (batch.length) yield Buffer.from(`${batch.join("\n")}\n`);
 }
 
+/**
+ * A Hearth chat file of `messages` messages and about `bytes` bytes (each message's text padded
+ * to share them), made 1,000 messages at a time as it is sent.
+ */
+export async function* hearthChat(messages: number, bytes: number): AsyncGenerator<Buffer> {
+  const message = (i: number, text: string) =>
+    JSON.stringify({
+      role: i % 2 ? "bot" : "user",
+      alternatives: [text],
+      alternative_index: 0,
+      state: "complete",
+      created_at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+    });
+  const head = `{"format":"hearth-chat","version":1,"character":{"id":"c","name":"Mira"},"title":"Long night","persona":null,"messages":[`;
+  const room = Math.floor((bytes - head.length - 4) / messages) - message(messages, "").length - 1;
+  const pad = "x".repeat(Math.max(0, room - `Message ${messages} `.length));
+  yield Buffer.from(head);
+  const batch: string[] = [];
+  for (let i = 0; i < messages; i++) {
+    batch.push(message(i, `Message ${i} ${pad}`));
+    if (batch.length === 1000 || i === messages - 1) {
+      yield Buffer.from(`${i < 1000 ? "" : ","}${batch.join(",")}`);
+      batch.length = 0;
+    }
+  }
+  yield Buffer.from("]}");
+}
+
 /** `bytes` of a would-be zip (its local header first, then filler), made 1 MB at a time. */
 export async function* bigArchive(bytes: number): AsyncGenerator<Buffer> {
   const block = Buffer.alloc(1024 * 1024, 0x5a);

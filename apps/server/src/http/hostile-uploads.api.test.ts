@@ -5,6 +5,7 @@ import {
   bigArchive,
   type Delays,
   flatPng,
+  hearthChat,
   jsonlChat,
   once,
   postFile,
@@ -12,6 +13,7 @@ import {
 } from "../../test/hostile-uploads.ts";
 import { DECODES_AT_ONCE, decodes } from "../adapters/sharp-images.ts";
 import { type Person, personAs } from "../features/characters/test-support.ts";
+import { chatReads } from "../features/chat-transfer/formats/threaded-reading.ts";
 
 const MB = 1024 * 1024;
 
@@ -57,6 +59,47 @@ describe("hostile uploads on pglite", () => {
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
     report("1,000,000-line chat", delays, `, ${(answer.sentAtAnswer / MB).toFixed(1)} MB sent when refused`);
   }, 60_000);
+
+  it("imports a 49 MB Hearth chat of 100,000 messages, read beside the event loop", async () => {
+    const characterId = (await insertTestCharacter(h.database.db, member.id as string)).id;
+    const url = `${base}/api/conversations/import?character_id=${characterId}`;
+    let read = false;
+    const sample = setInterval(() => {
+      read ||= chatReads.load.running > 0;
+    }, 1);
+    // Two probes: one the database does not answer (only the event loop), and the health check,
+    // which waits for the embedded database while the import's transaction holds it.
+    const [[answer, loopOnly], delays] = await whileProbing(`${base}/api/health`, () =>
+      whileProbing(`${base}/api/no-such-route`, () =>
+        postFile(url, headers, hearthChat(100_000, 49 * MB), { filename: "chat.hearth.json" }),
+      ),
+    ).finally(() => clearInterval(sample));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body).toMatchObject({ format: "hearth", messages: 100_000 });
+    // The whole document was parsed, checked and converted on a reading thread.
+    expect(read).toBe(true);
+    const conversationId = (answer.body as { conversation_id?: string }).conversation_id as string;
+    const stored = await fetch(`${base}/api/conversations/${conversationId}`, { headers });
+    expect(await stored.json()).toMatchObject({ message_count: 100_000 });
+    report(
+      "49 MB Hearth chat, 100,000 messages, imported",
+      delays,
+      `; slowest request that needs no database ${loopOnly.worstRequestMs.toFixed(1)} ms of ${loopOnly.requests}`,
+    );
+  }, 300_000);
+
+  it("refuses a 49 MB Hearth chat of 100,001 messages at the count", async () => {
+    const characterId = (await insertTestCharacter(h.database.db, member.id as string)).id;
+    const url = `${base}/api/conversations/import?character_id=${characterId}`;
+    const [answer, delays] = await whileProbing(`${base}/api/health`, () =>
+      postFile(url, headers, hearthChat(100_001, 49 * MB), { filename: "chat.hearth.json" }),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(413);
+    expect(answer.body.code).toBe("tooManyMessages");
+    expect(answer.body.message).toContain("100,000 messages");
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    report("49 MB Hearth chat, 100,001 messages", delays);
+  }, 120_000);
 
   it("refuses a streamed 210 MB account archive as it passes 200 MB, without holding it", async () => {
     const before = process.memoryUsage().arrayBuffers;

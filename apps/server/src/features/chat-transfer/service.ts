@@ -14,7 +14,7 @@ import { type ImportNames, type PreparedChat, prepareChat } from "./formats/prep
 import { writeMarkdown, writePrintablePage } from "./formats/readable.ts";
 import { notAChatFile } from "./formats/refusals.ts";
 import { SillyTavernReader, writeSillyTavernChat } from "./formats/sillytavern.ts";
-import { readChatInThread } from "./formats/threaded-reading.ts";
+import { FileBlocks, readChatInThread } from "./formats/threaded-reading.ts";
 import type { ExportedChat, ImportedChat } from "./formats/types.ts";
 import { assertCanExportChat } from "./policy.ts";
 import {
@@ -44,7 +44,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function readChatStream(
   chunks: AsyncIterable<Buffer>,
-): Promise<{ chat: ImportedChat } | { whole: Buffer }> {
+): Promise<{ chat: ImportedChat } | { whole: FileBlocks }> {
   const it = chunks[Symbol.asyncIterator]();
   try {
     const held: Buffer[] = [];
@@ -59,8 +59,11 @@ export async function readChatStream(
       if (held.length === 1 || next.value.includes(10) || size > CHAT_LINE_MAX_CHARS) first = firstLine(held);
     }
     if (first === null || first === "none" || !startsLines(first.line)) {
-      for (let next = await it.next(); !next.done; next = await it.next()) held.push(next.value);
-      return { whole: Buffer.concat(held) };
+      const whole = new FileBlocks();
+      for (const chunk of held) whole.push(chunk);
+      held.length = 0;
+      for (let next = await it.next(); !next.done; next = await it.next()) whole.push(next.value);
+      return { whole };
     }
     const splitter = new LineSplitter();
     const reader = new SillyTavernReader();

@@ -4,8 +4,11 @@ import type { ImportedChat, ImportedMemory, ImportedMessage } from "./types.ts";
 
 /** Messages read between two turns of the event loop, when the work gives way. */
 const MESSAGES_PER_TURN = 1000;
-/** Characters of JSON in one statement's parameter: a chat of 50 MB is inserted in a few statements. */
-const ROWS_CHARS_PER_BATCH = 4 * 1024 * 1024;
+/**
+ * Characters of JSON in one statement's parameter: each is decoded and sent on the event loop,
+ * so a batch stays small; a chat of 50 MB is some fifty statements.
+ */
+const ROWS_CHARS_PER_BATCH = 1024 * 1024;
 
 /** The names a SillyTavern chat's user and character macros become. */
 export interface ImportNames {

@@ -15,7 +15,7 @@ if (!port) throw new Error("reading-thread.ts runs as a worker thread (threaded-
 port.on("message", async (request: ReadRequest) => {
   let reply: ReadReply;
   try {
-    const file = Buffer.from(request.file.buffer, request.file.byteOffset, request.file.byteLength);
+    const file = Buffer.concat(request.file);
     const chat = await prepareChat(readChatFile(file), request.names);
     reply = { id: request.id, chat };
   } catch (error) {

@@ -6,8 +6,8 @@ import type { ImportNames, PreparedChat } from "./prepared.ts";
 
 export interface ReadRequest {
   id: number;
-  /** The whole file, moved to the thread. */
-  file: Uint8Array;
+  /** The whole file, in parts, moved to the thread. */
+  file: Uint8Array[];
   names: ImportNames;
 }
 

@@ -48,23 +48,58 @@ function movable(file: Buffer): Uint8Array {
   return whole && file.buffer instanceof ArrayBuffer ? file : new Uint8Array(file);
 }
 
+const BLOCK_BYTES = 1024 * 1024;
+
+/**
+ * An upload's chunks copied, as they arrive, into blocks of its own memory that can move to a
+ * reading thread: one chunk's copy at a time, never the whole file's at once.
+ */
+export class FileBlocks {
+  private full: Uint8Array[] = [];
+  private block = new Uint8Array(BLOCK_BYTES);
+  private used = 0;
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length) {
+      const n = Math.min(chunk.length - at, BLOCK_BYTES - this.used);
+      this.block.set(chunk.subarray(at, at + n), this.used);
+      this.used += n;
+      at += n;
+      if (this.used === BLOCK_BYTES) {
+        this.full.push(this.block);
+        this.block = new Uint8Array(BLOCK_BYTES);
+        this.used = 0;
+      }
+    }
+  }
+
+  /** The blocks in order, the last cut to its length. */
+  blocks(): Uint8Array[] {
+    return this.used ? [...this.full, this.block.slice(0, this.used)] : this.full;
+  }
+}
+
 /**
  * Reads a whole chat file on a reading thread (reading-thread.ts) and prepares it to store. The
- * file's memory moves to the thread: the caller's Buffer is empty afterwards. A refusal comes
+ * file's memory moves to the thread: the caller's Buffer (or blocks) is empty afterwards. A refusal comes
  * back as the same HttpError reading it here would throw.
  */
-export function readChatInThread(file: Buffer, names: ImportNames): Promise<PreparedChat> {
+export function readChatInThread(file: Buffer | FileBlocks, names: ImportNames): Promise<PreparedChat> {
   return chatReads.run(async () => {
     const thread = idle.pop() ?? startThread();
     const id = nextId++;
-    const bytes = movable(file);
+    const parts = Buffer.isBuffer(file) ? [movable(file)] : file.blocks();
     // The thread keeps the process alive only while it reads (a command's import gets its answer).
     thread.worker.ref();
     try {
       return await new Promise<PreparedChat>((resolve, reject) => {
         thread.waiting.set(id, { resolve, reject });
-        const request: ReadRequest = { id, file: bytes, names };
-        thread.worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
+        const request: ReadRequest = { id, file: parts, names };
+        thread.worker.postMessage(
+          request,
+          parts.map((part) => part.buffer as ArrayBuffer),
+        );
       });
     } finally {
       thread.worker.unref();
