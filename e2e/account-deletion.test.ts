@@ -6,6 +6,7 @@ import {
   type HearthServer,
   launchBrowser,
   newPage,
+  runCli,
   startServer,
   uniqueUsername,
 } from "./harness.ts";
@@ -22,6 +23,7 @@ import {
 const PASSWORD = "correct horse battery";
 const WIDTHS = [390, 1280] as const;
 const subscriberEmail = (width: number) => `subscriber-${width}@example.com`;
+const suspendedEmail = (width: number) => `suspended-${width}@example.com`;
 
 async function signUp(context: BrowserContext): Promise<{ email: string; username: string }> {
   const username = uniqueUsername("leaver");
@@ -58,6 +60,18 @@ describe("account deletion", () => {
     const dataDir = createDataDir();
     for (const width of WIDTHS) {
       createSubscriber(dataDir, { email: subscriberEmail(width), password: PASSWORD, name: "Paying Member" });
+      const email = suspendedEmail(width);
+      runCli(dataDir, [
+        "user",
+        "create",
+        "--email",
+        email,
+        "--password",
+        PASSWORD,
+        "--name",
+        "Suspended Member",
+      ]);
+      runCli(dataDir, ["user", "set-role", email, "--restriction", "complete"]);
     }
     [server, browser] = await Promise.all([startServer({ dataDir }), launchBrowser()]);
   });
@@ -140,6 +154,32 @@ describe("account deletion", () => {
       await page.getByRole("banner").getByRole("link", { name: "Sign in" }).waitFor();
       const again = await context.request.post("/api/auth/sign-in/email", {
         data: { email: subscriberEmail(width), password: PASSWORD },
+      });
+      expect(again.status()).toBeGreaterThanOrEqual(400);
+      expect(pageErrors).toEqual([]);
+      await context.close();
+    });
+
+    it(`a suspended account downloads its data and deletes itself from its one page (${width} px)`, async () => {
+      const { context, page, pageErrors } = await newPage(browser, server, { width });
+      await signIn(context, suspendedEmail(width));
+      await page.goto("/chats");
+      await page.getByRole("heading", { level: 1, name: "Your account has been suspended" }).waitFor();
+      // Nothing else of the site answers it.
+      expect((await context.request.get("/api/conversations")).status()).toBe(403);
+
+      const download = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Download my data" }).click();
+      expect((await download).suggestedFilename()).toMatch(/\.zip$/);
+
+      await page.getByRole("button", { name: "Delete my account" }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+      await dialog.getByRole("button", { name: "Delete account", exact: true }).click();
+      await watchCountdown(page, 6);
+      await page.waitForURL(`${server.url}/`);
+      await page.getByRole("banner").getByRole("link", { name: "Sign in" }).waitFor();
+      const again = await context.request.post("/api/auth/sign-in/email", {
+        data: { email: suspendedEmail(width), password: PASSWORD },
       });
       expect(again.status()).toBeGreaterThanOrEqual(400);
       expect(pageErrors).toEqual([]);

@@ -1,10 +1,14 @@
-import { LogOut, OctagonX } from "lucide-react";
+import { Download, LogOut, OctagonX, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
+import { DeleteAccountDialog } from "../features/account-deletion/delete-account-dialog.tsx";
+import { downloadAccount } from "../features/account-transfer/api.ts";
 import { useSessionActions } from "../features/auth/use-session-actions.ts";
 import { BrandMark } from "../features/shell/brand-mark.tsx";
 import { ThemeToggle } from "../features/shell/theme-toggle.tsx";
+import { errorMessage } from "../lib/api.ts";
 import { pageTitle } from "../lib/brand.ts";
 import { useAppConfig } from "../lib/session.ts";
+import { Banner } from "../ui/banner.tsx";
 import { Button } from "../ui/button.tsx";
 
 const copy = {
@@ -18,7 +22,10 @@ const copy = {
   },
 } as const;
 
-/** The only page a restricted account sees, on every path (accounts-billing-admin §6). */
+/**
+ * The only page a restricted account sees, on every path. The account's data stays its own: it
+ * may still download everything it owns and delete itself, the two things the server lets through.
+ */
 export function RestrictionScreen({ restriction }: { restriction: "complete" | "temporary" }) {
   const { brand } = useAppConfig();
   const { signOut } = useSessionActions();
@@ -54,7 +61,47 @@ export function RestrictionScreen({ restriction }: { restriction: "complete" | "
           <LogOut aria-hidden />
           Sign out
         </Button>
+        <YourData />
       </main>
     </div>
+  );
+}
+
+/** Downloading the account's archive and deleting the account, which a restriction never takes away. */
+function YourData() {
+  const [downloading, setDownloading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  return (
+    <section aria-labelledby="your-data-heading" className="mt-6 flex max-w-md flex-col items-center gap-3">
+      <h2 id="your-data-heading" className="text-lg font-semibold">
+        Your data
+      </h2>
+      <p className="text-sm text-muted">
+        You can still download everything this account owns, or delete the account.
+      </p>
+      {error ? <Banner tone="danger">{error}</Banner> : null}
+      <div className="flex flex-wrap justify-center gap-3">
+        <Button
+          variant="outline"
+          loading={downloading}
+          onClick={() => {
+            setDownloading(true);
+            setError(null);
+            downloadAccount()
+              .catch((failure: unknown) => setError(errorMessage(failure)))
+              .finally(() => setDownloading(false));
+          }}
+        >
+          <Download aria-hidden />
+          Download my data
+        </Button>
+        <Button variant="outline" onClick={() => setDeleting(true)}>
+          <Trash2 aria-hidden />
+          Delete my account
+        </Button>
+      </div>
+      <DeleteAccountDialog open={deleting} onOpenChange={setDeleting} />
+    </section>
   );
 }

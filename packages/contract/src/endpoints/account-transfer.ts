@@ -3,7 +3,8 @@ import { endpoint } from "../endpoint.ts";
 
 /**
  * Whole-account export and import (apps/server/src/features/account-transfer): signed-in
- * members only (not guests, not a restricted account, not an administrator viewing as a member).
+ * members only (not guests, not an administrator viewing as a member); a restricted account may
+ * still export its own data, but imports nothing.
  */
 export const accountTransferEndpoints = {
   export: endpoint({
