@@ -53,15 +53,19 @@ function timeOf(stamp: string): string {
   return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : new Date(0).toISOString();
 }
 
-/** The finished backups in the folder, newest first (a `.partial-` file is never one). */
-export async function listBackups(dir: string): Promise<StoredBackup[]> {
-  let names: string[];
+/** The names in the backup folder; none while it does not exist yet. */
+async function namesIn(dir: string): Promise<string[]> {
   try {
-    names = await readdir(dir);
+    return await readdir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
+}
+
+/** The finished backups in the folder, newest first (a `.partial-` file is never one). */
+export async function listBackups(dir: string): Promise<StoredBackup[]> {
+  const names = await namesIn(dir);
   const found: StoredBackup[] = [];
   for (const name of names) {
     const match = BACKUP_NAME.exec(name);
@@ -118,13 +122,7 @@ function processGone(pid: number): boolean {
  * Answers the names removed.
  */
 export async function removeStalePartials(dir: string, now = Date.now()): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
+  const names = await namesIn(dir);
   const removed: string[] = [];
   for (const name of names) {
     const writer = partialWriter(name);

@@ -107,16 +107,7 @@ export async function passThroughLine(db: Db, input: LineInput): Promise<LineSta
       position: number | null;
       expires_in: number | null;
     }>(sql`
-      select me.status,
-        case when me.status = 'waiting' then (
-          select count(*)::int + 1 from waiting_room o
-          where o.status = 'waiting'
-            and (o.entered_at + make_interval(secs => o.priority), o.entered_at, o.user_id)
-              < (me.entered_at + make_interval(secs => me.priority), me.entered_at, me.user_id)
-        ) end as position,
-        case when me.status = 'access' then
-          greatest(0, extract(epoch from (me.last_seen_at + ${idle} - now())))::int
-        end as expires_in
+      select me.status, ${placeColumns(idle, sql``)}
       from waiting_room me where me.user_id = ${userId}`);
     const state = rows[0];
     if (!state) throw new Error("waiting room: the member's row vanished inside its transaction");
@@ -161,6 +152,23 @@ async function waitingState(
 }
 
 /**
+ * The member's (`me`) place in line, counting the waiting members `alsoCounted` keeps who go
+ * before them, and an access's seconds left before it lapses idle.
+ */
+function placeColumns(idle: SQL, alsoCounted: SQL): SQL {
+  return sql`
+    case when me.status = 'waiting' then (
+      select count(*)::int + 1 from waiting_room o
+      where o.status = 'waiting' ${alsoCounted}
+        and (o.entered_at + make_interval(secs => o.priority), o.entered_at, o.user_id)
+          < (me.entered_at + make_interval(secs => me.priority), me.entered_at, me.user_id)
+    ) end as position,
+    case when me.status = 'access' then
+      greatest(0, extract(epoch from (me.last_seen_at + ${idle} - now())))::int
+    end as expires_in`;
+}
+
+/**
  * The member's state without changing anything (GET /api/queue): null when they are not in line
  * and hold no access, `lapsed` for an access idle past its time (swept or not). The place in line
  * counts the waiting members who still ask, as the next admission pass would.
@@ -178,15 +186,7 @@ export async function readPlace(
   }>(sql`
     select me.status,
       (me.status = 'expired' or (me.status = 'access' and me.last_seen_at < now() - ${idle})) as lapsed,
-      case when me.status = 'waiting' then (
-        select count(*)::int + 1 from waiting_room o
-        where o.status = 'waiting' and o.last_seen_at >= now() - ${secs(ABANDONED_AFTER_S)}
-          and (o.entered_at + make_interval(secs => o.priority), o.entered_at, o.user_id)
-            < (me.entered_at + make_interval(secs => me.priority), me.entered_at, me.user_id)
-      ) end as position,
-      case when me.status = 'access' then
-        greatest(0, extract(epoch from (me.last_seen_at + ${idle} - now())))::int
-      end as expires_in
+      ${placeColumns(idle, sql`and o.last_seen_at >= now() - ${secs(ABANDONED_AFTER_S)}`)}
     from waiting_room me where me.user_id = ${input.userId}`);
   const row = rows[0];
   if (!row) return null;
