@@ -52,6 +52,22 @@ async function watchCountdown(page: Page, from = 6) {
   }
 }
 
+/**
+ * Confirms the open deletion dialog and waits for the account to go: the countdown, the browser
+ * signed out at Home, and the account's password refused from then on.
+ */
+async function confirmDeletion(page: Page, context: BrowserContext, email: string) {
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await dialog.getByRole("button", { name: "Delete account", exact: true }).click();
+  await watchCountdown(page, 6);
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.getByRole("banner").getByRole("link", { name: "Sign in" }).waitFor();
+  const again = await context.request.post("/api/auth/sign-in/email", {
+    data: { email, password: PASSWORD },
+  });
+  expect(again.status()).toBeGreaterThanOrEqual(400);
+}
+
 describe("account deletion", () => {
   let server: HearthServer;
   let browser: Browser;
@@ -147,15 +163,7 @@ describe("account deletion", () => {
         "/portal",
       );
       await warning.getByRole("button", { name: "Proceed" }).click();
-      const dialog = page.getByRole("dialog", { name: "Delete your account?" });
-      await dialog.getByRole("button", { name: "Delete account", exact: true }).click();
-      await watchCountdown(page, 6);
-      await page.waitForURL(`${server.url}/`);
-      await page.getByRole("banner").getByRole("link", { name: "Sign in" }).waitFor();
-      const again = await context.request.post("/api/auth/sign-in/email", {
-        data: { email: subscriberEmail(width), password: PASSWORD },
-      });
-      expect(again.status()).toBeGreaterThanOrEqual(400);
+      await confirmDeletion(page, context, subscriberEmail(width));
       expect(pageErrors).toEqual([]);
       await context.close();
     });
@@ -169,19 +177,11 @@ describe("account deletion", () => {
       expect((await context.request.get("/api/conversations")).status()).toBe(403);
 
       const download = page.waitForEvent("download");
-      await page.getByRole("button", { name: "Download my data" }).click();
+      await page.getByRole("button", { name: "Download everything" }).click();
       expect((await download).suggestedFilename()).toMatch(/\.zip$/);
 
       await page.getByRole("button", { name: "Delete my account" }).click();
-      const dialog = page.getByRole("dialog", { name: "Delete your account?" });
-      await dialog.getByRole("button", { name: "Delete account", exact: true }).click();
-      await watchCountdown(page, 6);
-      await page.waitForURL(`${server.url}/`);
-      await page.getByRole("banner").getByRole("link", { name: "Sign in" }).waitFor();
-      const again = await context.request.post("/api/auth/sign-in/email", {
-        data: { email: suspendedEmail(width), password: PASSWORD },
-      });
-      expect(again.status()).toBeGreaterThanOrEqual(400);
+      await confirmDeletion(page, context, suspendedEmail(width));
       expect(pageErrors).toEqual([]);
       await context.close();
     });

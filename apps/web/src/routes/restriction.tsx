@@ -1,14 +1,12 @@
-import { Download, LogOut, OctagonX, Trash2 } from "lucide-react";
+import { LogOut, OctagonX, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { DeleteAccountDialog } from "../features/account-deletion/delete-account-dialog.tsx";
-import { downloadAccount } from "../features/account-transfer/api.ts";
+import { DownloadAccount } from "../features/account-transfer/your-data-section.tsx";
 import { useSessionActions } from "../features/auth/use-session-actions.ts";
 import { BrandMark } from "../features/shell/brand-mark.tsx";
 import { ThemeToggle } from "../features/shell/theme-toggle.tsx";
-import { errorMessage } from "../lib/api.ts";
 import { pageTitle } from "../lib/brand.ts";
 import { useAppConfig } from "../lib/session.ts";
-import { Banner } from "../ui/banner.tsx";
 import { Button } from "../ui/button.tsx";
 
 const copy = {
@@ -69,8 +67,6 @@ export function RestrictionScreen({ restriction }: { restriction: "complete" | "
 
 /** Downloading the account's archive and deleting the account, which a restriction never takes away. */
 function YourData() {
-  const [downloading, setDownloading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   return (
     <section aria-labelledby="your-data-heading" className="mt-6 flex max-w-md flex-col items-center gap-3">
@@ -80,27 +76,11 @@ function YourData() {
       <p className="text-sm text-muted">
         You can still download everything this account owns, or delete the account.
       </p>
-      {error ? <Banner tone="danger">{error}</Banner> : null}
-      <div className="flex flex-wrap justify-center gap-3">
-        <Button
-          variant="outline"
-          loading={downloading}
-          onClick={() => {
-            setDownloading(true);
-            setError(null);
-            downloadAccount()
-              .catch((failure: unknown) => setError(errorMessage(failure)))
-              .finally(() => setDownloading(false));
-          }}
-        >
-          <Download aria-hidden />
-          Download my data
-        </Button>
-        <Button variant="outline" onClick={() => setDeleting(true)}>
-          <Trash2 aria-hidden />
-          Delete my account
-        </Button>
-      </div>
+      <DownloadAccount className="" />
+      <Button variant="outline" onClick={() => setDeleting(true)}>
+        <Trash2 aria-hidden />
+        Delete my account
+      </Button>
       <DeleteAccountDialog open={deleting} onOpenChange={setDeleting} />
     </section>
   );

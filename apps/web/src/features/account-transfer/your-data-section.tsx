@@ -53,19 +53,13 @@ function ImportReport({ report }: { report: AccountImportReport }) {
 }
 
 /**
- * Profile → Your data: download everything as one archive, or import one from another Hearth
- * (issue 19 item 4). Members only; the server refuses guests and an administrator's view.
+ * Downloads the account's archive, saying while it is prepared, what was saved and why it failed;
+ * also offered on the restriction page, since a restriction never takes an account's data away.
  */
-export function YourDataSection() {
-  const queryClient = useQueryClient();
+export function DownloadAccount({ className = "self-start" }: { className?: string }) {
   const [downloading, setDownloading] = useState(false);
   const [downloaded, setDownloaded] = useState<string | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [fileName, setFileName] = useState<string | null>(null);
-  const [importError, setImportError] = useState<string | null>(null);
-  const [report, setReport] = useState<AccountImportReport | null>(null);
-
   const download = async () => {
     setDownloading(true);
     setDownloaded(null);
@@ -78,6 +72,40 @@ export function YourDataSection() {
       setDownloading(false);
     }
   };
+  return (
+    <>
+      <Button
+        type="button"
+        variant="outline"
+        className={className}
+        loading={downloading}
+        onClick={() => void download()}
+      >
+        <Download aria-hidden />
+        Download everything
+      </Button>
+      <div aria-live="polite" className="text-sm">
+        {downloading ? "Preparing your archive…" : downloaded ? `Downloaded ${downloaded}.` : null}
+      </div>
+      {downloadError ? (
+        <Banner tone="danger" title="Your data couldn't be downloaded">
+          {downloadError}
+        </Banner>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Profile → Your data: download everything as one archive, or import one from another Hearth
+ * (issue 19 item 4). Members only; the server refuses guests and an administrator's view.
+ */
+export function YourDataSection() {
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [importError, setImportError] = useState<string | null>(null);
+  const [report, setReport] = useState<AccountImportReport | null>(null);
 
   const upload = async (file: File) => {
     setFileName(file.name);
@@ -110,24 +138,7 @@ export function YourDataSection() {
           One .zip archive of everything you own: the characters you made (as cards), your conversations,
           personas, lorebooks and settings. Your model key and password are never included.
         </p>
-        <Button
-          type="button"
-          variant="outline"
-          className="self-start"
-          loading={downloading}
-          onClick={() => void download()}
-        >
-          <Download aria-hidden />
-          Download everything
-        </Button>
-        <div aria-live="polite" className="text-sm">
-          {downloading ? "Preparing your archive…" : downloaded ? `Downloaded ${downloaded}.` : null}
-        </div>
-        {downloadError ? (
-          <Banner tone="danger" title="Your data couldn't be downloaded">
-            {downloadError}
-          </Banner>
-        ) : null}
+        <DownloadAccount />
       </div>
       <div className="flex flex-col gap-2">
         <p className="text-sm text-muted">
