@@ -10,6 +10,7 @@ import {
   bigArchive,
   type Delays,
   flatPng,
+  hearthChat,
   jsonlChat,
   once,
   postFile,
@@ -43,7 +44,18 @@ const avatars = (png: Buffer) => async () => {
   return { status: answers[0]?.status ?? 0 };
 };
 
-const cases: { name: string; before: string; answer: string; work: () => Promise<{ status: number }> }[] = [
+const importUrl = `${base}/api/conversations/import?character_id=${character.id}`;
+const hearthImport = (messages: number) => () =>
+  postFile(importUrl, headers, hearthChat(messages, 49 * MB), { filename: "chat.hearth.json" });
+
+const cases: {
+  name: string;
+  before: string;
+  answer: string;
+  work: () => Promise<{ status: number }>;
+  /** What the small request asks, when not GET /api/health. */
+  probe?: string;
+}[] = [
   { name: "nothing (2 s of requests alone)", before: "", answer: "", work: idle },
   {
     name: "1,000,000-line SillyTavern chat (55 MB)",
@@ -58,6 +70,25 @@ const cases: { name: string; before: string; answer: string; work: () => Promise
           filename: "chat.jsonl",
         },
       ),
+  },
+  {
+    name: "49 MB Hearth chat JSON, 100,000 messages; the probe is a request the database does not answer",
+    before: "1,738 ms (the read put back on the event loop)",
+    answer: "201, read on a reading thread",
+    work: hearthImport(100_000),
+    probe: `${base}/api/no-such-route`,
+  },
+  {
+    name: "49 MB Hearth chat JSON, 100,000 messages; GET /api/health, which waits for the embedded database",
+    before: "",
+    answer: "201, read on a reading thread",
+    work: hearthImport(100_000),
+  },
+  {
+    name: "49 MB Hearth chat JSON, 100,001 messages",
+    before: "",
+    answer: "413 tooManyMessages, counted before the messages are checked",
+    work: hearthImport(100_001),
   },
   {
     name: "210 MB account archive, streamed (chunked)",
@@ -93,7 +124,7 @@ for (const c of cases) {
   const runs: Delays[] = [];
   let status = 0;
   for (let run = 0; run < RUNS; run++) {
-    const [result, delays] = await whileProbing(health, c.work);
+    const [result, delays] = await whileProbing(c.probe ?? health, c.work);
     status = result.status;
     runs.push(delays);
   }
@@ -118,5 +149,5 @@ Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average 
 |---|---|---|---|---|---|
 ${rows.join("\n")}
 
-The first row is the floor on this machine: what a request waits with no upload at all.`,
+The first row is the floor on this machine: what a request waits with no upload at all. A Hearth chat JSON is one document: it is collected in 1 MB blocks that move to a reading thread, which parses, checks and converts it there; its messages are then inserted in one transaction, a statement per 1 MB of rows. GET /api/health asks the database, and the embedded database answers nothing else while that transaction runs (PGlite has one connection), so its row shows the insert's length, not the event loop's; the row before it probes a path with no route, which only the event loop answers.`,
 );
