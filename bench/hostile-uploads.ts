@@ -149,5 +149,5 @@ Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average 
 |---|---|---|---|---|---|
 ${rows.join("\n")}
 
-The first row is the floor on this machine: what a request waits with no upload at all. A Hearth chat JSON is one document: it is collected in 1 MB blocks that move to a reading thread, which parses, checks and converts it there; its messages are then inserted in one transaction, a statement per 1 MB of rows. GET /api/health asks the database, and the embedded database answers nothing else while that transaction runs (PGlite has one connection), so its row shows the insert's length, not the event loop's; the row before it probes a path with no route, which only the event loop answers.`,
+The first row is the floor on this machine: what a request waits with no upload at all. A Hearth chat JSON is one document: it is collected in 1 MB blocks that move to a reading thread, which parses, checks and converts it there; its messages are then inserted in one transaction, a statement per 1 MB of rows. GET /api/health asks the database, and the embedded database answers nothing else while that transaction runs (PGlite has one connection), so it answers when its ping gives up (2 s, the database reported down) rather than when the event loop is free; the row before it probes a path with no route, which only the event loop answers.`,
 );
