@@ -82,8 +82,14 @@ describe("the birthday sale's settings", () => {
         ],
       },
       // Prices past what an order's int4 totals can hold.
-      { offers: [{ offer_id: "x", plan_id: "basic-1m", role: "basic", regular_amount: 2 ** 31, amount: 50 }] },
-      { offers: [{ offer_id: "x", plan_id: "basic-1m", role: "basic", regular_amount: 2 ** 53, amount: 2 ** 53 }] },
+      {
+        offers: [{ offer_id: "x", plan_id: "basic-1m", role: "basic", regular_amount: 2 ** 31, amount: 50 }],
+      },
+      {
+        offers: [
+          { offer_id: "x", plan_id: "basic-1m", role: "basic", regular_amount: 2 ** 53, amount: 2 ** 53 },
+        ],
+      },
     ];
     for (const sale of bad) expect(saleFile.safeParse(sale).success, JSON.stringify(sale)).toBe(false);
   });
