@@ -1,9 +1,17 @@
-import type { ApiError, ChatImportReport, Conversation, MessagePage, Persona } from "@hearth/contract";
-import { asc, eq } from "drizzle-orm";
+import type {
+  ApiError,
+  ChatImportReport,
+  Conversation,
+  ConversationList,
+  MessagePage,
+  Persona,
+} from "@hearth/contract";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTestCharacter } from "../../../test/chat.ts";
 import { drivers } from "../../../test/databases.ts";
 import { startTestHearth, type TestHearth } from "../../../test/harness.ts";
+import { hearthChat } from "../../../test/hostile-uploads.ts";
 import { api, type Person, personAs } from "../characters/test-support.ts";
 import { messages } from "../chats/schema.ts";
 import { longStChat, stChat } from "./test-support.ts";
@@ -229,5 +237,37 @@ describe.each(drivers)("chat import on %s", (driver) => {
       await a.get(`/api/conversations/${report.conversation_id}`, member)
     ).json<Conversation>();
     expect(conversation.message_count).toBe(10_000);
+  }, 120_000);
+
+  it("stores a long chat a batch at a time, unseen until it is whole: other requests are answered meanwhile", async () => {
+    const who = await personAs(h, "free");
+    const chunks: Buffer[] = [];
+    for await (const chunk of hearthChat(20_000, 6 * 1024 * 1024)) chunks.push(chunk);
+    let done = false;
+    const importing = importFile(
+      Buffer.concat(chunks),
+      who,
+      `character_id=${characterId}`,
+      "chat.json",
+    ).finally(() => {
+      done = true;
+    });
+    // Between the batches the database answers others: it shows part of the messages stored, and
+    // the half-made chat unsaved, so no list of the member's chats shows it yet.
+    const seen: { stored: number; saved: boolean }[] = [];
+    while (!done) {
+      const { rows } = await h.database.db.execute<{ stored: number; saved: boolean }>(sql`
+        select count(m.id)::int as stored, c.is_saved as saved
+        from conversations c left join messages m on m.conversation_id = c.id
+        where c.user_id = ${who.id as string} group by c.id`);
+      seen.push(...rows.map((row) => ({ stored: Number(row.stored), saved: Boolean(row.saved) })));
+    }
+    const res = await importing;
+    expect(res.statusCode, res.body).toBe(201);
+    expect(seen.some(({ stored }) => stored > 0 && stored < 20_000)).toBe(true);
+    expect(seen.filter(({ stored }) => stored < 20_000).every(({ saved }) => !saved)).toBe(true);
+    const { conversation_id } = res.json<ChatImportReport>();
+    expect(await storedRows(conversation_id)).toHaveLength(20_000);
+    expect((await a.get("/api/conversations", who)).json<ConversationList>().conversations).toHaveLength(1);
   }, 120_000);
 });

@@ -61,11 +61,15 @@ export async function ownLorebookIds(db: Db, userId: string, ids: string[]): Pro
 }
 
 /**
- * Stores an imported chat as a new conversation in one transaction: the conversation, then its
- * messages by INSERT … SELECT from JSON parameters (a few MB of rows each, so 100,000 messages are
- * a few statements, not 100,000, and no bind-parameter limit applies), then its memories and
- * lorebook attachments. The rows were written off the event loop (prepared.ts); each batch is
- * decoded only as its statement is sent.
+ * Stores an imported chat as a new conversation. Its messages go in by INSERT … SELECT from JSON
+ * parameters (a few MB of rows each, so 100,000 messages are a few statements, not 100,000, and no
+ * bind-parameter limit applies), each batch committed on its own: the embedded database runs one
+ * transaction at a time, and one holding 100,000 messages kept every other request waiting for
+ * seconds. Until the last step the conversation is unsaved, as a guest's chat is, so no list or
+ * export shows it half-made; a failure deletes it, and one a crash leaves is purged with guests'
+ * chats. The last step adds its memories and lorebook attachments and saves it, in one
+ * transaction. The rows were written off the event loop (prepared.ts); each batch is decoded
+ * only as its statement is sent.
  */
 export async function insertImportedChat(
   db: Db,
@@ -81,28 +85,25 @@ export async function insertImportedChat(
   const now = new Date();
   const id = randomUUID();
   const { last, firstCreatedAt } = chat;
-  return db.transaction(async (tx) => {
-    const [conversation] = await tx
-      .insert(conversations)
-      .values({
-        id,
-        userId: input.userId,
-        characterId: input.characterId,
-        userPersonaId: input.userPersonaId,
-        label: chat.title,
-        isSaved: true,
-        messageCount: chat.messageCount,
-        lastMessagePreview: last ? last.text.slice(0, PREVIEW_CHARS) : null,
-        lastMessageRole: last?.role ?? null,
-        lastMessageAt: last?.createdAt ?? null,
-        createdAt: firstCreatedAt && firstCreatedAt < now ? firstCreatedAt : now,
-        updatedAt: now,
-      })
-      .returning();
+  await db.insert(conversations).values({
+    id,
+    userId: input.userId,
+    characterId: input.characterId,
+    userPersonaId: input.userPersonaId,
+    label: chat.title,
+    isSaved: false,
+    messageCount: chat.messageCount,
+    lastMessagePreview: last ? last.text.slice(0, PREVIEW_CHARS) : null,
+    lastMessageRole: last?.role ?? null,
+    lastMessageAt: last?.createdAt ?? null,
+    createdAt: firstCreatedAt && firstCreatedAt < now ? firstCreatedAt : now,
+    updatedAt: now,
+  });
+  try {
     const decoder = new TextDecoder();
     for (const batch of chat.rowBatches) {
       // The shown alternative is the message's content: the rows carry it once, in alternatives.
-      await tx.execute(sql`
+      await db.execute(sql`
         insert into messages (id, conversation_id, role, content, alternatives, alternative_index, state,
                               image_url, image_prompt, rating, created_at, updated_at)
         select x.id, ${id}, x.role, coalesce(x.alternatives ->> x.alternative_index, ''), x.alternatives,
@@ -112,33 +113,56 @@ export async function insertImportedChat(
           image_url text, image_prompt text, rating int, created_at timestamptz)
         order by x.n`);
     }
-    if (chat.memories.length) {
-      await tx.insert(memories).values(
-        chat.memories.map((m) => ({
-          conversationId: id,
-          content: m.content,
-          pinned: m.pinned,
-          source: m.source,
-          messageIds: m.messageIds,
-          createdAt: m.createdAt ?? now,
-          updatedAt: m.createdAt ?? now,
-        })),
+    return await db.transaction((tx) => completeImportedChat(tx, id, input, now));
+  } catch (error) {
+    // The import's own failure is what the caller hears; a chat this cannot delete is purged later.
+    await db
+      .delete(conversations)
+      .where(eq(conversations.id, id))
+      .catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The import's last step: memories, what automatic memory has read, books, and the chat saved. */
+async function completeImportedChat(
+  tx: Db,
+  id: string,
+  input: { chat: PreparedChat; lorebookIds: string[] },
+  now: Date,
+): Promise<ConversationRow> {
+  const { chat } = input;
+  if (chat.memories.length) {
+    await tx.insert(memories).values(
+      chat.memories.map((m) => ({
+        conversationId: id,
+        content: m.content,
+        pinned: m.pinned,
+        source: m.source,
+        messageIds: m.messageIds,
+        createdAt: m.createdAt ?? now,
+        updatedAt: m.createdAt ?? now,
+      })),
+    );
+  }
+  // Hearth's file carries its memories: its messages count as read, so automatic memory does not
+  // write them a second time. A SillyTavern chat is read by automatic memory like any other.
+  if (chat.format === "hearth" && chat.messageCount) {
+    await tx.execute(sql`
+      insert into ${memoryProgress} (conversation_id, through_seq)
+      select ${id}, max(seq) from ${messages} where conversation_id = ${id}`);
+  }
+  if (input.lorebookIds.length) {
+    await tx
+      .insert(conversationLorebooks)
+      .values(
+        input.lorebookIds.map((lorebookId, position) => ({ conversationId: id, lorebookId, position })),
       );
-    }
-    // Hearth's file carries its memories: its messages count as read, so automatic memory does not
-    // write them a second time. A SillyTavern chat is read by automatic memory like any other.
-    if (chat.format === "hearth" && chat.messageCount) {
-      await tx.execute(sql`
-        insert into ${memoryProgress} (conversation_id, through_seq)
-        select ${id}, max(seq) from ${messages} where conversation_id = ${id}`);
-    }
-    if (input.lorebookIds.length) {
-      await tx
-        .insert(conversationLorebooks)
-        .values(
-          input.lorebookIds.map((lorebookId, position) => ({ conversationId: id, lorebookId, position })),
-        );
-    }
-    return conversation as ConversationRow;
-  });
+  }
+  const [saved] = await tx
+    .update(conversations)
+    .set({ isSaved: true })
+    .where(eq(conversations.id, id))
+    .returning();
+  return saved as ConversationRow;
 }
