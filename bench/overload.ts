@@ -112,7 +112,7 @@ const lineRows = TIERS.map(({ label }) => {
 console.log(lineRows.join("\n"));
 
 // ---- 2. The waiting room, minute by minute -----------------------------------------------
-// Admission is the real SQL of GET /api/queue; time is compressed: each step every row's clock
+// Admission is the real SQL of POST /api/queue (joining the line, or keeping one's place); time is compressed: each step every row's clock
 // (entered, granted, last seen) moves back one minute, which is what a minute passing means to it.
 const CAPACITY = 20;
 const STEPS = Number(process.env.HEARTH_BENCH_ROOM_MINUTES ?? 90);
@@ -128,7 +128,16 @@ const room = await startTestHearth({
 const db = room.database.db;
 const ask = async (who: Person) =>
   (
-    await room.app.inject({ method: "GET", url: "/api/queue", headers: { cookie: who.cookie as string } })
+    await room.app.inject({
+      method: "POST",
+      url: "/api/queue",
+      headers: {
+        cookie: who.cookie as string,
+        origin: "http://localhost:3000",
+        "content-type": "application/json",
+      },
+      payload: "{}",
+    })
   ).json<QueueState>();
 interface Visitor {
   who: Person;

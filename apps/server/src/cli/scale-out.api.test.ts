@@ -287,15 +287,18 @@ describe.each(Object.keys(redisKinds))("scale-out: api and worker processes on P
       await signUp(c, "Second"),
       await signUp(a, "Third"),
     ];
-    const queue = async (on: Proc, who: { cookie: string }) => {
-      const res = await call(on, "GET", "/api/queue", who.cookie);
+    /** Joining (or keeping one's place) is a POST; a GET reads the place without writing. */
+    const queue = async (on: Proc, who: { cookie: string }, method: "POST" | "GET" = "POST") => {
+      const res = await call(on, method, "/api/queue", who.cookie, method === "POST" ? {} : undefined);
       expect(res.status).toBe(200);
       return (await res.json()) as QueueState;
     };
     expect(await queue(a, first)).toMatchObject({ status: "access", position: null });
     expect(await queue(c, second)).toMatchObject({ status: "waiting", position: 1 });
     expect(await queue(a, third)).toMatchObject({ status: "waiting", position: 2 });
-    // Asked again on the other process, nothing moves.
+    // Asked again on the other process, nothing moves: read, and the place kept.
+    expect(await queue(a, second, "GET")).toMatchObject({ status: "waiting", position: 1 });
+    expect(await queue(c, third, "GET")).toMatchObject({ status: "waiting", position: 2 });
     expect(await queue(a, second)).toMatchObject({ status: "waiting", position: 1 });
     expect(await queue(c, third)).toMatchObject({ status: "waiting", position: 2 });
     expect(await queue(c, first)).toMatchObject({ status: "access" });
