@@ -340,6 +340,12 @@ describe("RedisEventBus on a Redis Cluster", () => {
     const raw = connectRedis(cluster) as Cluster;
     // Connected, the client knows the nodes.
     await raw.ping();
+    // Both buses subscribe before any MONITOR starts: a monitor that starts while another
+    // connection's SUBSCRIBE is on its way can take that line for its own reply (ioredis then
+    // fails with "Command queue state error"), which a loaded machine made happen.
+    await Promise.all(
+      [here, there].map((bus) => (bus as unknown as { listening: Promise<unknown> }).listening),
+    );
     const masters = raw.nodes("master");
     expect(masters).toHaveLength(3);
     // Every node's MONITOR, to count the script calls that reach it.
