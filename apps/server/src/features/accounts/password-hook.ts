@@ -17,13 +17,16 @@ export function passwordRules(brand: string) {
     if (typeof password === "string") {
       const context = await accountContext(ctx, body);
       const problem = await passwordProblem(password, { ...context, brand });
-      if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "PASSWORD_NOT_ALLOWED" });
+      if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: PASSWORD_NOT_ALLOWED });
     }
     if (ctx.path === "/change-password") {
       return { context: { body: { ...body, revokeOtherSessions: true } } };
     }
   });
 }
+
+/** The code of better-auth's refusal of a password that breaks the rules. */
+export const PASSWORD_NOT_ALLOWED = "PASSWORD_NOT_ALLOWED";
 
 const NEW_PASSWORD_PATHS = new Set(["/change-password", "/reset-password"]);
 

@@ -6,7 +6,7 @@ import { HttpError } from "../../http/errors.ts";
 import { route } from "../../http/route.ts";
 import type { Auth } from "./auth.ts";
 import { PasswordAttempts } from "./password-attempts.ts";
-import { passwordProblem } from "./passwords.ts";
+import { PASSWORD_NOT_ALLOWED } from "./password-hook.ts";
 import { isRestricted } from "./policy.ts";
 import { requireViewer, toHeaders } from "./viewer.ts";
 
@@ -18,10 +18,7 @@ export const NO_PASSWORD =
  * Password change from the profile: better-auth's change-password underneath (its hook applies
  * passwords.ts and always signs out the other sessions); this session gets a fresh cookie.
  */
-export async function passwordRoutes(
-  app: FastifyInstance,
-  { auth, brand, db }: { auth: Auth; brand: string; db: Db },
-) {
+export async function passwordRoutes(app: FastifyInstance, { auth, db }: { auth: Auth; db: Db }) {
   // A wrong current password counts with the account's wrong sign-ins (password-attempts.ts).
   const attempts = new PasswordAttempts(db, { signInsPerMinute: 0 });
   route(app, accountEndpoints.changePassword, async ({ req, reply, body }) => {
@@ -34,9 +31,6 @@ export async function passwordRoutes(
         "Your account is restricted, so its password cannot be changed.",
       );
     }
-    const { email, name, username } = viewer;
-    const problem = await passwordProblem(body.new_password, { email, name, username, brand });
-    if (problem) throw invalidField("new_password", problem);
     try {
       const { headers } = await attempts.run(
         { kind: "password", email: viewer.email?.toLowerCase() ?? null, ip: req.ip },
@@ -59,6 +53,9 @@ export async function passwordRoutes(
       if (error instanceof APIError) {
         const code = apiErrorCode(error);
         if (code === "INVALID_PASSWORD") throw invalidField("current_password", WRONG_PASSWORD);
+        // The rules are better-auth's before-hook (password-hook.ts), run before the current
+        // password is checked: its sentence belongs to the new password's field.
+        if (code === PASSWORD_NOT_ALLOWED) throw invalidField("new_password", error.message);
         if (code === "CREDENTIAL_ACCOUNT_NOT_FOUND") throw new HttpError(400, "invalidRequest", NO_PASSWORD);
       }
       throw error;

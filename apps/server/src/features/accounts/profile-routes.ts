@@ -47,7 +47,7 @@ export async function profileRoutes(
 ) {
   refuseRestrictedChanges(app, auth);
   await app.register(sessionsRoutes, { db, auth });
-  await app.register(passwordRoutes, { auth, db, brand: config.brand.name });
+  await app.register(passwordRoutes, { auth, db });
   await app.register(defaultModelRoutes, { db, auth, models });
 
   const userRow = async (id: string): Promise<UserRow> => {
